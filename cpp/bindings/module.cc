@@ -1,0 +1,22 @@
+// nutcore._core: the private extension module. python/nutcore/__init__.py re-exports the API.
+#include <pybind11/pybind11.h>
+
+#include "core/types.h"
+
+namespace nutcore::bindings {
+namespace py = pybind11;
+void bind_auf_die_nuesse(py::module_& m);
+}  // namespace nutcore::bindings
+
+#define STRINGIFY(x) #x
+#define MACRO_STRINGIFY(x) STRINGIFY(x)
+
+PYBIND11_MODULE(_core, m) {
+  namespace py = pybind11;
+  m.doc() = "nutcore native core: game rules and search";
+  m.attr("CHANCE") = nutcore::kChancePlayer;
+  m.attr("TERMINAL") = nutcore::kTerminalPlayer;
+  m.attr("__version__") = MACRO_STRINGIFY(VERSION_INFO);
+  // std::invalid_argument already maps to ValueError; make other C++ failures clear too.
+  nutcore::bindings::bind_auf_die_nuesse(m);
+}

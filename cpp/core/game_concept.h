@@ -1,0 +1,49 @@
+// The game concept: what search and bindings may use of a game. A game is a small class holding
+// its parameters, with a trivially copyable State and functions over it; no virtual calls, no
+// heap memory per state. Static facts (chance, hidden information) are constants checked by each
+// algorithm on entry.
+#pragma once
+
+#include <concepts>
+#include <string>
+#include <type_traits>
+
+#include "core/json.h"
+#include "core/rng.h"
+#include "core/types.h"
+
+namespace nutcore {
+
+template <typename G>
+concept GameConcept = requires(const G& game, typename G::StateType& state, const typename G::StateType& cstate,
+                               typename G::Actions& actions, typename G::Chances& chances, Rng& rng, Action a,
+                               double* values, int* points) {
+  requires std::is_trivially_copyable_v<typename G::StateType>;
+  { G::kName } -> std::convertible_to<const char*>;
+  { G::kHasChance } -> std::convertible_to<bool>;
+  { G::kHiddenInformation } -> std::convertible_to<bool>;
+  { G::kMaxNumPlayers } -> std::convertible_to<int>;
+  { G::kNumDistinctActions } -> std::convertible_to<int>;
+  { game.num_players() } -> std::same_as<int>;
+  { game.new_initial_state() } -> std::same_as<typename G::StateType>;
+  { game.current_player(cstate) } -> std::same_as<int>;
+  { game.is_chance(cstate) } -> std::same_as<bool>;
+  { game.is_terminal(cstate) } -> std::same_as<bool>;
+  game.legal_actions(cstate, actions);
+  game.chance_outcomes(cstate, chances);
+  { game.sample_chance(cstate, rng) } -> std::same_as<Action>;
+  game.apply(state, a);
+  game.returns(cstate, values);
+  game.scores(cstate, points);
+  // Cold path.
+  { G::action_to_string(a) } -> std::same_as<std::string>;
+  { G::string_to_action(std::string()) } -> std::same_as<Action>;
+  { game.to_json(cstate) } -> std::same_as<Json>;
+  { game.from_json(Json()) } -> std::same_as<typename G::StateType>;
+  { game.serialize(cstate) } -> std::same_as<std::string>;
+  { game.deserialize(std::string()) } -> std::same_as<typename G::StateType>;
+  { game.to_string(cstate) } -> std::same_as<std::string>;
+  { game.params_json() } -> std::same_as<Json>;
+};
+
+}  // namespace nutcore

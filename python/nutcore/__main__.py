@@ -1,0 +1,5 @@
+import sys
+
+from nutcore.cli import main
+
+sys.exit(main())
