@@ -431,6 +431,16 @@ void Game::validate(const State& s) const {
   }
   if (st == Stage::kFinal)
     for (int sp = 0; sp < kFour; ++sp) require(s.board[sp] == 0, "in stage final every squirrel is in the 4-area");
+  // Outside a collection check every space has been checked: nobody has enough to collect there.
+  // During a check, that holds for the spaces already checked (pushes only go upwards).
+  if (st == Stage::kSetup || st == Stage::kTurn || st == Stage::kCheck) {
+    const int checked = st == Stage::kCheck ? s.check_space : kNumSpaces;
+    for (int sp = 0; sp < checked; ++sp)
+      for (int p = 0; p < n; ++p)
+        require(s.squirrels_at(sp, p) < kThreshold[sp],
+                "seat " + std::to_string(p) + " has " + std::to_string(s.squirrels_at(sp, p)) + " squirrels in " +
+                    kSpaceNames[sp] + ", which the collection check would have collected");
+  }
 
   // Stores and jokers.
   for (int p = 0; p < kMaxPlayers; ++p)
@@ -474,6 +484,16 @@ void Game::validate(const State& s) const {
     if (c >= kNumKinds) all_jokers += kind_count[c];
   }
   require(all_jokers <= kNumJokerTypes * params_.jokers_per_pair, "more jokers in play than the deck holds");
+  // Every nut in a store, full ones included, was a card of the deck (a stolen nut moves, a
+  // discarded one is gone).
+  int cards_seen = 0;
+  for (int c = 0; c < kNumCards; ++c) cards_seen += kind_count[c] - s.unseen[c];
+  for (int p = 0; p < n; ++p)
+    for (int sto = 0; sto < kNumStores; ++sto)
+      cards_seen += s.store_kind(p, sto) >= 0 ? s.store_joker_nuts(p, sto) : s.store_nuts(p, sto);
+  int unseen_sum = 0;
+  for (int c = 0; c < kNumCards; ++c) unseen_sum += s.unseen[c];
+  require(cards_seen + unseen_sum <= deck_size_, "more cards accounted for than the deck holds");
 
   // The unseen cards are exactly the draw pile, the reserve and the set-up cards still to deal.
   int unseen_total = 0;

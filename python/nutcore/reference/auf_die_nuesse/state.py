@@ -46,6 +46,7 @@ class State:
         n = p["players"]
         self._n = n
         self._squirrels = p["squirrels"]
+        self._turn_cap = p["turn_cap"]
         # --- control -------------------------------------------------------
         self.stage = "setup"
         self.phase = "deal_face_up"       # Set-up 1: four chance draws fill slots 0..3
@@ -451,7 +452,7 @@ class State:
         """The turn counter increases; at turn_cap the game is over as it stands;
         otherwise the next seat clockwise starts its turn."""
         self.turn += 1
-        if self.turn >= self._game.params["turn_cap"]:
+        if self.turn >= self._turn_cap:
             self._game_over()
             return
         self.active = (self.active + 1) % self._n
