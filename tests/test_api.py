@@ -87,7 +87,7 @@ def test_illegal_action_raises_and_leaves_the_state_unchanged():
     with pytest.raises(ValueError, match="illegal action") as info:
         state.apply_action(illegal)
     assert state.action_to_string(legal[0]) in str(info.value)
-    for bad in [-1, 10**6, 2**31 - 1]:
+    for bad in [-1, 10**6, 2**31 - 1, 2**40, -(2**40)]:
         with pytest.raises(ValueError):
             state.apply_action(bad)
     assert state.to_json() == before and state.history() == history

@@ -67,10 +67,14 @@ struct PyState {
     return out;
   }
 
-  void apply_action(Action a) {
-    if (!is_legal(a)) {
+  void apply_action(int64_t wide) {
+    // Any Python int is accepted here so that every bad action is a ValueError, not a TypeError.
+    const Action a = (wide < 0 || wide >= G::kNumDistinctActions) ? -1 : static_cast<Action>(wide);
+    if (a < 0 || !is_legal(a)) {
       std::ostringstream msg;
-      msg << "illegal action " << a << " (" << G::action_to_string(a) << ") in " << G::kName << "; ";
+      msg << "illegal action " << wide;
+      if (a >= 0) msg << " (" << G::action_to_string(a) << ")";
+      msg << " in " << G::kName << "; ";
       if (game->is_terminal(state)) {
         msg << "the game is over";
       } else {
@@ -112,7 +116,7 @@ struct PyGame {
 
   // n random games played inside C++ with the GIL released. Game i uses a generator seeded from
   // (seed, i), so results do not depend on how the work is split.
-  py::tuple random_playouts(long n, uint64_t seed) const {
+  py::tuple random_playouts(long n, int64_t seed) const {
     if (n < 0) throw std::invalid_argument("random_playouts: n must be >= 0");
     const int players = game->num_players();
     py::array_t<double> returns({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(players)});
@@ -122,7 +126,7 @@ struct PyGame {
     {
       py::gil_scoped_release release;
       for (long i = 0; i < n; ++i) {
-        Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
+        Rng rng(static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
         auto state = game->new_initial_state();
         len[i] = random_playout(*game, state, rng);
         game->returns(state, r + i * players);
@@ -143,9 +147,9 @@ void bind_game(py::module_& m, const char* game_class, const char* state_class) 
       .def("legal_actions", &S::legal_actions)
       .def("chance_outcomes", &S::chance_outcomes)
       .def("apply_action", &S::apply_action, py::arg("action"))
-      .def("action_to_string", [](const S&, Action a) {
+      .def("action_to_string", [](const S&, int64_t a) {
         if (a < 0 || a >= G::kNumDistinctActions) throw std::invalid_argument("action " + std::to_string(a) + " is out of range");
-        return G::action_to_string(a);
+        return G::action_to_string(static_cast<Action>(a));
       }, py::arg("action"))
       .def("string_to_action", [](const S&, const std::string& text) { return G::string_to_action(text); }, py::arg("text"))
       .def("returns", &S::returns)
