@@ -17,6 +17,10 @@ from ._core import CHANCE, TERMINAL
 
 __version__ = _core.__version__
 
+from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
+from .match import MatchResult, play_match  # noqa: E402
+from .search import SearchResult, best_move  # noqa: E402
+
 # Game name -> native game class. Games of the family that are not built yet are listed in
 # PLANNED_GAMES so that load_game can say so plainly.
 _GAMES = {
@@ -39,4 +43,20 @@ def load_game(name: str, players: int = 2, **params: Any):
     return _GAMES[name]({"players": players, **params})
 
 
-__all__ = ["CHANCE", "TERMINAL", "PLANNED_GAMES", "__version__", "list_games", "load_game"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "PLANNED_GAMES",
+    "Bot",
+    "GreedyBot",
+    "MatchResult",
+    "RandomBot",
+    "SearchBot",
+    "SearchResult",
+    "__version__",
+    "best_move",
+    "list_games",
+    "load_game",
+    "make_bot",
+    "play_match",
+]

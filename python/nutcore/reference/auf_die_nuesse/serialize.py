@@ -1,8 +1,9 @@
 """The canonical JSON of a state (doc section "Canonical JSON") and its loader.
 
 `state_from_json` checks every field and the consistency rules that hold in
-every reachable state, raising ValueError naming the problem, and then applies
-forced moves like any transition.
+every reachable state (doc: "Positions the loaders accept", and the field table),
+raising ValueError naming the problem, and then applies forced moves like any
+transition.
 """
 
 from .board import (
@@ -259,11 +260,8 @@ def state_from_json(game, d):
 
     if st.current_player() != current:
         _fail("current_player=%d but phase %s gives %d", current, st.phase, st.current_player())
-    # A decision node always has a legal action in reachable states (nodes without
-    # one are skipped by the rules).
-    if not st.is_chance_node() and not st.is_terminal() and not st.legal_actions():
-        _fail("phase %s has no legal action here", st.phase)
-
+    # Forced moves, and decisions without a legal action, are carried out as after
+    # any transition (doc: "Forced moves").
     st._apply_forced_moves()
     return st
 

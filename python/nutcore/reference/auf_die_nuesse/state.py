@@ -308,12 +308,32 @@ class State:
         return [i for i in allowed if self.face_up[i] is not None]
 
     def _apply_forced_moves(self):
-        """Forced moves: a decision with exactly one legal action is applied at once."""
+        """Forced moves: a decision with exactly one legal action is applied at once.
+        A decision with no legal action at all does what the rules say instead
+        (only possible in a loaded position; the transitions below never stop there)."""
         while not self.is_chance_node() and not self.is_terminal():
             legal = self._decision_actions()
-            if len(legal) != 1:
+            if len(legal) == 1:
+                self._apply(legal[0])
+            elif not legal:
+                self._no_legal_action()
+            else:
                 break
-            self._apply(legal[0])
+
+    def _no_legal_action(self):
+        ph = self.phase
+        if ph == "place":
+            # A nut that fits no store is discarded.
+            self.pending = None
+            self._after_place()
+        elif ph == "take":
+            # A take from empty slots yields no card.
+            self._after_place()
+        elif ph == "final_jokers":
+            # Final jokers that fit nowhere are discarded.
+            self._final_jokers()
+        else:
+            raise AssertionError("phase %s always has a legal action" % ph)
 
     # =====================================================================
     # Chance: dice and draws

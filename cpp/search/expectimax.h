@@ -1,0 +1,193 @@
+// Depth-limited expectimax over a game's heuristic evaluation.
+//
+//   V(s) = eval(s)                                   at depth 0 or when s is terminal
+//   V(s) = sum_o P(o) V(s after o)                   at chance nodes
+//   V(s) = V(s after argmax_a V_p(s after a))        at decisions of player p   (max-n, Luckhardt & Irani 1986)
+//
+// Values are vectors, one entry per player. With two players the search runs on the margin
+// v = eval_0 - eval_1 (zero-sum) with alpha-beta at decision nodes and Star1 pruning at chance
+// nodes (Ballard 1983; Hauk, Buro & Schaeffer 2004): once the outcomes seen so far bound the
+// expectation outside (alpha, beta), the rest are skipped, using |v| <= bound.
+// Depth counts plies: every decision and every chance event is one.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "core/game_concept.h"
+#include "search/mcts.h"
+
+namespace nutcore {
+
+template <typename G>
+concept HasEvaluation = requires(const G& g, const typename G::StateType& s, double* out) {
+  evaluate_all(g, s, out);
+};
+
+struct ExpectimaxOptions {
+  int depth = 4;
+  double bound = 1e6;  // |eval_i| <= bound; used by Star1 (two players)
+  bool pruning = true;
+};
+
+struct ExpectimaxResult {
+  Action best_action = -1;
+  std::vector<ActionStats> actions;  // mean_value: the action's value for the mover (margin with 2 players)
+  std::vector<double> root_value;
+  long nodes = 0;
+  double elapsed = 0.0;
+};
+
+template <GameConcept G>
+  requires HasEvaluation<G>
+class Expectimax {
+ public:
+  using State = typename G::StateType;
+  static constexpr int kP = G::kMaxNumPlayers;
+
+  Expectimax(const G& game, const ExpectimaxOptions& options) : game_(game), options_(options) {}
+
+  ExpectimaxResult search(const State& root) {
+    if (game_.is_terminal(root) || game_.is_chance(root))
+      throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
+    if (options_.depth < 1 || options_.depth > 64) throw std::invalid_argument("depth must be 1..64");
+    const auto start = std::chrono::steady_clock::now();
+    ExpectimaxResult result;
+    const int mover = game_.current_player(root);
+    const int n = game_.num_players();
+    typename G::Actions legal;
+    game_.legal_actions(root, legal);
+    double best = -std::numeric_limits<double>::infinity();
+    std::vector<double> best_vec(n, 0.0);
+    for (Action a : legal) {
+      State child = root;
+      game_.apply(child, a);
+      double value;
+      std::vector<double> vec(n, 0.0);
+      if (n == 2) {
+        // Full window at the root so that every action gets its exact depth-limited value.
+        const double margin = margin_search(child, options_.depth - 1, -inf(), inf());
+        value = mover == 0 ? margin : -margin;
+        vec[0] = margin;
+        vec[1] = -margin;
+      } else {
+        double v[kP];
+        maxn(child, options_.depth - 1, v);
+        value = v[mover];
+        vec.assign(v, v + n);
+      }
+      result.actions.push_back({a, 1, value});
+      if (value > best) {
+        best = value;
+        best_vec = vec;
+        result.best_action = a;
+      }
+    }
+    result.root_value = best_vec;
+    result.nodes = nodes_;
+    result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  const G& game_;
+  ExpectimaxOptions options_;
+  long nodes_ = 0;
+
+  static double inf() { return std::numeric_limits<double>::infinity(); }
+
+  double margin_eval(const State& s) {
+    double v[kP];
+    evaluate_all(game_, s, v);
+    return std::clamp(v[0] - v[1], -2 * options_.bound, 2 * options_.bound);
+  }
+
+  // Two players: the value of s for seat 0 (seat 1 gets its negation).
+  double margin_search(const State& s, int depth, double alpha, double beta) {
+    ++nodes_;
+    if (depth == 0 || game_.is_terminal(s)) return margin_eval(s);
+    const double lo = -2 * options_.bound, hi = 2 * options_.bound;
+    if (game_.is_chance(s)) {
+      typename G::Chances outcomes;
+      game_.chance_outcomes(s, outcomes);
+      double sum = 0.0, remaining = 1.0;
+      for (const auto& o : outcomes) {
+        State child = s;
+        game_.apply(child, o.action);
+        remaining -= o.probability;
+        if (options_.pruning) {
+          // Star1: the window for this child that could still move the expectation into (alpha, beta).
+          const double child_alpha = std::max(lo, (alpha - sum - remaining * hi) / o.probability);
+          const double child_beta = std::min(hi, (beta - sum - remaining * lo) / o.probability);
+          const double v = margin_search(child, depth - 1, child_alpha, child_beta);
+          sum += o.probability * v;
+          if (sum + std::max(0.0, remaining) * hi <= alpha) return sum + std::max(0.0, remaining) * hi;
+          if (sum + std::max(0.0, remaining) * lo >= beta) return sum + std::max(0.0, remaining) * lo;
+        } else {
+          sum += o.probability * margin_search(child, depth - 1, -inf(), inf());
+        }
+      }
+      return sum;
+    }
+    typename G::Actions legal;
+    game_.legal_actions(s, legal);
+    const bool maximize = game_.current_player(s) == 0;
+    double best = maximize ? -inf() : inf();
+    for (Action a : legal) {
+      State child = s;
+      game_.apply(child, a);
+      const double v = margin_search(child, depth - 1, alpha, beta);
+      if (maximize) {
+        best = std::max(best, v);
+        alpha = std::max(alpha, v);
+      } else {
+        best = std::min(best, v);
+        beta = std::min(beta, v);
+      }
+      if (options_.pruning && alpha >= beta) break;
+    }
+    return best;
+  }
+
+  // Max-n for three or more players, no pruning: every entry of the vector is kept.
+  void maxn(const State& s, int depth, double* out) {
+    ++nodes_;
+    const int n = game_.num_players();
+    if (depth == 0 || game_.is_terminal(s)) {
+      evaluate_all(game_, s, out);
+      return;
+    }
+    double v[kP];
+    if (game_.is_chance(s)) {
+      typename G::Chances outcomes;
+      game_.chance_outcomes(s, outcomes);
+      for (int p = 0; p < n; ++p) out[p] = 0.0;
+      for (const auto& o : outcomes) {
+        State child = s;
+        game_.apply(child, o.action);
+        maxn(child, depth - 1, v);
+        for (int p = 0; p < n; ++p) out[p] += o.probability * v[p];
+      }
+      return;
+    }
+    typename G::Actions legal;
+    game_.legal_actions(s, legal);
+    const int mover = game_.current_player(s);
+    double best = -inf();
+    for (Action a : legal) {
+      State child = s;
+      game_.apply(child, a);
+      maxn(child, depth - 1, v);
+      if (v[mover] > best) {
+        best = v[mover];
+        for (int p = 0; p < n; ++p) out[p] = v[p];
+      }
+    }
+  }
+};
+
+}  // namespace nutcore

@@ -1,0 +1,315 @@
+// Monte-Carlo tree search (UCT; Kocsis & Szepesvári 2006) for 1-4 players with explicit chance nodes.
+//
+//   decision node, mover p:  pick child maximising  Q_p(c) + C * sqrt(ln N / n(c)),
+//                            Q_p(c) = (sum of p's returns through c) / n(c); unvisited children first
+//   chance node:             sample a child by its exact probability
+//   leaf (first visit):      evaluate by a playout (uniformly random, or the game's rollout policy)
+//   backup:                  add the whole vector of returns to every node on the path (max-n style:
+//                            each decision node then maximises its own mover's value)
+//
+// Nodes live in a chunked arena (no allocation per node; one allocation per 65,536 nodes) and hold
+// no state: each iteration replays its actions from the root, which keeps a node at 36 bytes.
+// Root parallelism: `threads` independent trees with seeds seed+t, merged at the root.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/game_concept.h"
+#include "search/random_playout.h"
+
+namespace nutcore {
+
+struct MctsOptions {
+  long iterations = 1000;         // per search, over all threads; 0: no iteration limit
+  double time_limit = 0.0;        // seconds; 0: no time limit (at least one limit must be set)
+  double exploration = 1.0;       // the UCT constant C (returns are win shares in [0, 1])
+  uint64_t seed = 0;
+  int threads = 1;
+  bool heuristic_rollouts = false;  // playouts by the game's rollout_action() when it has one
+  long max_nodes = 20'000'000;    // the search stops growing its tree beyond this (memory guard)
+};
+
+struct ActionStats {
+  Action action;
+  long visits;
+  double mean_value;  // for the player to move at the root
+};
+
+struct MctsResult {
+  Action best_action = -1;
+  std::vector<ActionStats> actions;
+  std::vector<double> root_value;  // mean return per player over all iterations
+  long iterations = 0;
+  long nodes = 0;
+  size_t bytes_per_node = 0;
+  size_t tree_bytes = 0;
+  double elapsed = 0.0;
+};
+
+// Games may offer a playout policy better than uniform, a free function found by argument-dependent
+// lookup: `Action rollout_action(const G&, const State&, Rng&)`, a legal action at a decision node.
+template <typename G>
+concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, Rng& rng) {
+  { rollout_action(g, s, rng) } -> std::same_as<Action>;
+};
+
+template <GameConcept G>
+class MctsTree {
+ public:
+  using State = typename G::StateType;
+  static constexpr int kP = G::kMaxNumPlayers;
+
+  struct Node {
+    float value[kP];        // summed returns per player
+    uint32_t visits;
+    uint32_t first_child;   // 0: not expanded (the root, index 0, is nobody's child)
+    Action action;          // the action leading here
+    float probability;      // for children of chance nodes
+    uint16_t num_children;
+    int8_t player;          // who moves here: a seat, kChancePlayer or kTerminalPlayer
+    uint8_t expanded;
+  };
+
+  MctsTree(const G& game, const State& root, const MctsOptions& options, uint64_t seed)
+      : game_(game), root_(root), options_(options), rng_(seed) {
+    allocate(1);
+    node(0) = Node{};
+    node(0).player = static_cast<int8_t>(game.current_player(root));
+  }
+
+  // Runs iterations until `iterations` are done, `deadline` passes or `stop` is set.
+  long search(long iterations, std::chrono::steady_clock::time_point deadline, bool has_deadline) {
+    long done = 0;
+    while (iterations <= 0 || done < iterations) {
+      // The clock is read every 16 iterations: cheap, and precise enough for sub-second limits.
+      if (has_deadline && (done & 15) == 0 && std::chrono::steady_clock::now() >= deadline) break;
+      iterate();
+      ++done;
+    }
+    return done;
+  }
+
+  const Node& root() const { return node(0); }
+  const Node& child(int i) const { return node(node(0).first_child + i); }
+  long num_nodes() const { return size_; }
+  size_t bytes() const { return chunks_.size() * kChunk * sizeof(Node); }
+
+ private:
+  static constexpr uint32_t kChunk = 1u << 16;
+  const G& game_;
+  State root_;
+  MctsOptions options_;
+  Rng rng_;
+  std::vector<std::unique_ptr<Node[]>> chunks_;
+  uint32_t size_ = 0;           // nodes in use
+  uint32_t used_in_chunk_ = 0;  // nodes used in the last chunk
+  std::vector<uint32_t> path_;
+
+  Node& node(uint32_t i) { return chunks_[i / kChunk][i % kChunk]; }
+  const Node& node(uint32_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+
+  // Reserves `count` contiguous nodes (never across chunks); returns the first index.
+  uint32_t allocate(uint32_t count) {
+    if (chunks_.empty() || used_in_chunk_ + count > kChunk) {
+      chunks_.emplace_back(new Node[kChunk]);
+      used_in_chunk_ = 0;
+    }
+    const uint32_t first = static_cast<uint32_t>(chunks_.size() - 1) * kChunk + used_in_chunk_;
+    used_in_chunk_ += count;
+    size_ += count;
+    return first;
+  }
+
+  void expand(uint32_t index, const State& state) {
+    Node& parent = node(index);
+    parent.expanded = 1;
+    if (static_cast<long>(size_) + G::Actions::kCapacity > options_.max_nodes) return;  // memory guard
+    if (game_.is_chance(state)) {
+      typename G::Chances outcomes;
+      game_.chance_outcomes(state, outcomes);
+      const uint32_t first = allocate(outcomes.size());
+      for (int i = 0; i < outcomes.size(); ++i) {
+        Node& c = node(first + i);
+        c = Node{};
+        c.action = outcomes[i].action;
+        c.probability = static_cast<float>(outcomes[i].probability);
+      }
+      Node& p = node(index);
+      p.first_child = first;
+      p.num_children = static_cast<uint16_t>(outcomes.size());
+    } else {
+      typename G::Actions legal;
+      game_.legal_actions(state, legal);
+      const uint32_t first = allocate(legal.size());
+      for (int i = 0; i < legal.size(); ++i) {
+        Node& c = node(first + i);
+        c = Node{};
+        c.action = legal[i];
+      }
+      Node& p = node(index);
+      p.first_child = first;
+      p.num_children = static_cast<uint16_t>(legal.size());
+    }
+  }
+
+  uint32_t select_child(uint32_t index, const State& state) {
+    const Node& parent = node(index);
+    const uint32_t first = parent.first_child;
+    if (game_.is_chance(state)) {
+      // Sample by exact probability; the stored floats only pick the bucket.
+      double r = rng_.uniform();
+      for (uint32_t i = 0; i + 1 < parent.num_children; ++i) {
+        r -= node(first + i).probability;
+        if (r < 0) return first + i;
+      }
+      return first + parent.num_children - 1;
+    }
+    const int mover = parent.player;
+    const double log_n = std::log(static_cast<double>(parent.visits));
+    uint32_t best = first;
+    double best_score = -1e300;
+    for (uint32_t i = 0; i < parent.num_children; ++i) {
+      const Node& c = node(first + i);
+      if (c.visits == 0) return first + i;
+      const double score = c.value[mover] / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
+      if (score > best_score) {
+        best_score = score;
+        best = first + i;
+      }
+    }
+    return best;
+  }
+
+  void playout(State& state) {
+    if constexpr (HasRolloutPolicy<G>) {
+      if (options_.heuristic_rollouts) {
+        while (!game_.is_terminal(state))
+          game_.apply(state, game_.is_chance(state) ? game_.sample_chance(state, rng_) : rollout_action(game_, state, rng_));
+        return;
+      }
+    }
+    random_playout(game_, state, rng_);
+  }
+
+  void iterate() {
+    State state = root_;
+    path_.clear();
+    uint32_t index = 0;
+    path_.push_back(0);
+    for (;;) {
+      if (game_.is_terminal(state)) break;
+      Node& n = node(index);
+      if (n.visits == 0 && index != 0) {  // a new leaf: one playout from here
+        playout(state);
+        break;
+      }
+      if (!n.expanded) expand(index, state);
+      if (node(index).num_children == 0) {  // memory guard hit: evaluate by playout
+        playout(state);
+        break;
+      }
+      index = select_child(index, state);
+      game_.apply(state, node(index).action);
+      Node& c = node(index);
+      if (c.visits == 0) c.player = static_cast<int8_t>(game_.current_player(state));
+      path_.push_back(index);
+    }
+    double returns[kP] = {};
+    game_.returns(state, returns);
+    for (uint32_t i : path_) {
+      Node& n = node(i);
+      ++n.visits;
+      for (int p = 0; p < kP; ++p) n.value[p] += static_cast<float>(returns[p]);
+    }
+  }
+};
+
+// Searches from `root` (a decision node) and returns the most visited root action with statistics.
+template <GameConcept G>
+MctsResult mcts_search(const G& game, const typename G::StateType& root, const MctsOptions& options) {
+  if (game.is_terminal(root) || game.is_chance(root))
+    throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
+  if (options.iterations < 0) throw std::invalid_argument("iterations must be >= 0");
+  if (options.time_limit < 0 || !std::isfinite(options.time_limit)) throw std::invalid_argument("time_limit must be >= 0");
+  if (options.iterations == 0 && options.time_limit == 0) throw std::invalid_argument("give iterations or a time_limit");
+  if (options.threads < 1 || options.threads > 256) throw std::invalid_argument("threads must be 1..256");
+  if (!(options.exploration >= 0) || !std::isfinite(options.exploration)) throw std::invalid_argument("exploration must be >= 0");
+  if (options.max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
+
+  const auto start = std::chrono::steady_clock::now();
+  const bool has_deadline = options.time_limit > 0;
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(options.time_limit));
+  const int t_count = options.threads;
+  std::vector<std::unique_ptr<MctsTree<G>>> trees(t_count);
+  std::vector<long> done(t_count, 0);
+  MctsOptions per_tree = options;
+  per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
+  auto work = [&](int t) {
+    trees[t] = std::make_unique<MctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
+    long share = options.iterations == 0 ? 0 : options.iterations / t_count + (t < options.iterations % t_count ? 1 : 0);
+    if (options.iterations > 0 && share == 0) return;
+    done[t] = trees[t]->search(share, deadline, has_deadline);
+  };
+  if (t_count == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < t_count; ++t) pool.emplace_back(work, t);
+    for (auto& th : pool) th.join();
+  }
+
+  MctsResult result;
+  const int players = game.num_players();
+  const int mover = game.current_player(root);
+  result.root_value.assign(players, 0.0);
+  long root_visits = 0;
+  std::vector<ActionStats> stats;
+  std::vector<double> sums;
+  for (int t = 0; t < t_count; ++t) {
+    const auto& tree = *trees[t];
+    result.iterations += done[t];
+    result.nodes += tree.num_nodes();
+    result.tree_bytes += tree.bytes();
+    root_visits += tree.root().visits;
+    for (int p = 0; p < players; ++p) result.root_value[p] += tree.root().value[p];
+    for (int i = 0; i < tree.root().num_children; ++i) {
+      const auto& c = tree.child(i);
+      auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionStats& s) { return s.action == c.action; });
+      if (it == stats.end()) {
+        stats.push_back({c.action, 0, 0.0});
+        sums.push_back(0.0);
+        it = stats.end() - 1;
+      }
+      it->visits += c.visits;
+      sums[it - stats.begin()] += c.value[mover];
+    }
+  }
+  for (size_t i = 0; i < stats.size(); ++i) stats[i].mean_value = stats[i].visits ? sums[i] / stats[i].visits : 0.0;
+  for (int p = 0; p < players; ++p) result.root_value[p] = root_visits ? result.root_value[p] / root_visits : 0.0;
+  // Most visits wins; ties by mean value, then by the lower action id (deterministic).
+  const ActionStats* best = nullptr;
+  for (const auto& s : stats)
+    if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
+  if (!best) {  // no iteration ran (a tiny time limit): fall back to the first legal action
+    typename G::Actions legal;
+    game.legal_actions(root, legal);
+    result.best_action = legal[0];
+  } else {
+    result.best_action = best->action;
+  }
+  std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
+  result.actions = std::move(stats);
+  result.bytes_per_node = sizeof(typename MctsTree<G>::Node);
+  result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace nutcore

@@ -1,0 +1,109 @@
+"""Bots: one interface (`step(state) -> action`) over every way nutcore can choose a move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import _core
+from .search import ALGORITHMS, _game_name, best_move
+
+
+class Bot:
+    """Chooses an action at a decision node. `reset(seed)` is called before every game."""
+
+    name = "bot"
+
+    def reset(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def step(self, state) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class RandomBot(Bot):
+    """Uniformly random legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.reset(seed)
+
+    def step(self, state) -> int:
+        return self._rng.choice(state.legal_actions())
+
+
+class GreedyBot(Bot):
+    """The game's greedy policy (Auf die Nüsse!: a stop rule by failure risk, nuts where they gain
+    most, steals that gain most), computed in C++."""
+
+    name = "greedy"
+
+    def step(self, state) -> int:
+        return _core.greedy_action(state)
+
+
+class SearchBot(Bot):
+    """best_move with fixed settings; every move gets its own seed from the bot's generator."""
+
+    def __init__(self, algorithm: str, **settings: Any):
+        self.algorithm = algorithm
+        self.settings = settings
+        self.name = algorithm + "".join(f":{k}={v}" for k, v in settings.items())
+        self.reset(0)
+
+    def step(self, state) -> int:
+        if self.algorithm == "solver":
+            return self._solver_step(state)
+        if len(state.legal_actions()) == 1:
+            return state.legal_actions()[0]
+        return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), **self.settings).action
+
+    def _solver_step(self, state) -> int:
+        # The exact turn solver decides roll / stop and the space; the greedy policy does the rest.
+        if state.to_json()["phase"] in ("roll_or_stop", "choose_space"):
+            return best_move(state, "solver").action
+        return _core.greedy_action(state)
+
+
+def _parse_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from a spec such as "random", "greedy", "mcts:iterations=2000,threads=2",
+    "expectimax:depth=3" or "solver"."""
+    name, _, rest = spec.partition(":")
+    settings = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bot spec {spec!r}: expected key=value, got {item!r}")
+        settings[key.strip()] = _parse_value(value.strip())
+    if name == "random":
+        return RandomBot(**settings)
+    if name == "greedy":
+        if settings:
+            raise ValueError("the greedy bot takes no settings")
+        return GreedyBot()
+    known = sorted({a for algs in ALGORITHMS.values() for a in algs})
+    if name not in known:
+        raise ValueError(f"unknown bot {name!r}; choose from random, greedy, {', '.join(known)}")
+    if name == "mcts":
+        settings.setdefault("iterations", 1000)
+    return SearchBot(name, **settings)
+
+
+def check_bot_for(bot: Bot, state) -> None:
+    if isinstance(bot, SearchBot) and bot.algorithm not in ALGORITHMS[_game_name(state)]:
+        raise ValueError(f"bot {bot.name} is not available for this game")

@@ -1,0 +1,106 @@
+"""Matches between bots: seats rotated, chance by exact probabilities, results with 95% intervals."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from .bots import Bot, check_bot_for, make_bot
+
+
+@dataclass
+class BotResult:
+    name: str
+    games: int = 0
+    win_share: float = 0.0  # mean return: 1 per win, 1/k per k-way shared win
+    ci95: tuple[float, float] = (0.0, 0.0)
+    mean_score: float = 0.0
+    returns: list[float] = field(default_factory=list, repr=False)
+    scores: list[int] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class MatchResult:
+    bots: list[BotResult]
+    games: int
+    mean_length: float  # actions per game, chance outcomes included
+
+    def table(self) -> str:
+        lines = ["| bot | games | win share | 95% CI | mean score |", "|---|---|---|---|---|"]
+        for b in self.bots:
+            lines.append(f"| {b.name} | {b.games} | {b.win_share:.3f} | {b.ci95[0]:.3f}-{b.ci95[1]:.3f} | {b.mean_score:.1f} |")
+        lines.append(f"\n{self.games} games, mean length {self.mean_length:.0f} actions")
+        return "\n".join(lines)
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return (0.0, 1.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (0.0, 1.0)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
+def play_game(game, seat_bots: Sequence[Bot], rng: random.Random):
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(seat_bots[state.current_player()].step(state))
+        steps += 1
+    return state, steps
+
+
+def play_match(game, bots: Sequence[Bot | str], games: int = 100, seed: int = 0, rotate_seats: bool = True,
+               progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """Play `games` games. With fewer bots than seats the list is repeated to fill them; with
+    rotate_seats, game g seats bot i at (i + g) mod players, so every bot plays every seat."""
+    players = game.num_players()
+    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
+    if not bots or len(bots) > players:
+        raise ValueError(f"play_match: give 1..{players} bots for {players} players")
+    if not isinstance(games, int) or games < 1:
+        raise ValueError("play_match: games must be a positive int")
+    probe = game.new_initial_state()
+    for b in bots:
+        check_bot_for(b, probe)
+    lineup = [bots[i % len(bots)] for i in range(players)]
+    names = [b.name for b in bots]
+    results = [BotResult(name) for name in names]
+    if len(set(names)) < len(names):  # the same kind of bot twice: tell them apart
+        for i, r in enumerate(results):
+            r.name = f"{r.name}#{i}"
+    rng = random.Random(seed)
+    total_steps = 0
+    for g in range(games):
+        shift = g % players if rotate_seats else 0
+        seat_of = [(i + shift) % players for i in range(players)]  # entrant i -> seat
+        seat_bots: list[Bot] = [None] * players  # type: ignore[list-item]
+        for i, seat in enumerate(seat_of):
+            seat_bots[seat] = lineup[i]
+        for i, b in enumerate(lineup):
+            b.reset(seed * 1_000_003 + g * 31 + i)
+        state, steps = play_game(game, seat_bots, rng)
+        total_steps += steps
+        returns, scores = state.returns(), state.scores()
+        for i, seat in enumerate(seat_of):
+            r = results[i % len(bots)]
+            r.returns.append(returns[seat])
+            r.scores.append(scores[seat])
+        if progress:
+            progress(g + 1, games)
+    for r in results:
+        r.games = len(r.returns)
+        r.win_share = sum(r.returns) / r.games
+        r.ci95 = _interval(r.returns)
+        r.mean_score = sum(r.scores) / r.games
+    return MatchResult(results, games, total_steps / games)
