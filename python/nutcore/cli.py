@@ -1,14 +1,122 @@
-"""The `nutcore` command (also `python -m nutcore`)."""
+"""The `nutcore` command (also `python -m nutcore`).
+
+    nutcore match GAME --players N --bot mcts:iterations=2000 --bot greedy --games 100
+    nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
+    nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
+    nutcore playouts GAME --players N --games K
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 import time
 
-import numpy as np
-
 import nutcore
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _match(args: argparse.Namespace) -> int:
+    game = nutcore.load_game(args.game, players=args.players)
+    bots = args.bot or ["mcts:iterations=1000", "greedy"]
+    start = time.perf_counter()
+    result = nutcore.play_match(game, bots, games=args.games, seed=args.seed, rotate_seats=not args.no_rotate,
+                                progress=None if args.quiet else _progress)
+    print(f"{args.game}, {args.players} players, seed {args.seed}, seats {'fixed' if args.no_rotate else 'rotated'}")
+    print(result.table())
+    print(f"{time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _read_action(state, prompt: str, hint) -> int | None:
+    legal = state.legal_actions()
+    while True:
+        try:
+            text = input(prompt).strip()
+        except EOFError:
+            return None
+        if text in ("q", "quit", "exit"):
+            return None
+        if text in ("h", "hint", "?"):
+            hint()
+            continue
+        if text.isdigit() and int(text) < len(legal):
+            return legal[int(text)]
+        try:
+            action = state.string_to_action(text)
+        except ValueError:
+            action = None
+        if action in legal:
+            return action
+        print(f"  not a legal move: {text!r} (type its number, its text, 'hint' or 'quit')")
+
+
+def _play(args: argparse.Namespace) -> int:
+    game = nutcore.load_game(args.game, players=args.players)
+    if not 0 <= args.seat < args.players:
+        raise ValueError(f"--seat must be 0..{args.players - 1}")
+    ai = nutcore.make_bot(args.bot)
+    ai.reset(args.seed)
+    rng = random.Random(args.seed)
+    state = game.new_initial_state()
+
+    def hint() -> None:
+        result = nutcore.best_move(state, iterations=args.hint_iterations, seed=rng.getrandbits(62))
+        print(f"  AI suggests: {result.action_string}")
+        for stat in sorted(result.actions, key=lambda s: -(s.visits or 0)):
+            print(f"    {stat.action_string:45s} visits {stat.visits:6d}  win share {stat.value:.3f}")
+
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            action = rng.choices(actions, probs)[0]
+            print(f"  chance: {state.action_to_string(action)}")
+            state.apply_action(action)
+            continue
+        player = state.current_player()
+        if player == args.seat:
+            print()
+            print(state)
+            for i, a in enumerate(state.legal_actions()):
+                print(f"  [{i}] {state.action_to_string(a)}")
+            action = _read_action(state, f"seat {player}, your move> ", hint)
+            if action is None:
+                print("bye")
+                return 0
+        else:
+            action = ai.step(state)
+            print(f"  seat {player} ({ai.name}): {state.action_to_string(action)}")
+        state.apply_action(action)
+    print()
+    print(state)
+    print(f"game over: points {state.scores()}, returns {state.returns()}")
+    return 0
+
+
+def _bestmove(args: argparse.Namespace) -> int:
+    with open(args.json, encoding="utf-8") as f:
+        data = json.load(f)
+    players = data.get("players", 2) if isinstance(data, dict) else 2
+    game = nutcore.load_game(args.game, players=players)
+    state = game.state_from_json(data)
+    options = {}
+    for item in args.option or []:
+        key, _, value = item.partition("=")
+        options[key] = json.loads(value) if value[:1] in "-0123456789tfn[{\"" else value
+    result = nutcore.best_move(state, algorithm=args.algorithm, iterations=args.iterations, time_limit=args.time_limit,
+                               threads=args.threads, seed=args.seed, **options)
+    print(json.dumps(result.to_dict(), indent=2))
+    return 0
 
 
 def _playouts(args: argparse.Namespace) -> int:
@@ -27,16 +135,49 @@ def _playouts(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="nutcore", description="Rules engines and AI for squirrel-and-nut games.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("playouts", help="play random games inside the C++ core and report throughput")
-    p.add_argument("game", choices=nutcore.list_games())
+    games = nutcore.list_games()
+
+    p = sub.add_parser("match", help="AI against AI: win shares with 95%% intervals")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bot", action="append", help="random, greedy, mcts:iterations=N,threads=T, expectimax:depth=D, solver")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_match)
+
+    p = sub.add_parser("play", help="play against the AI in the terminal")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
+    p.add_argument("--bot", default="mcts:iterations=2000", help="the AI for the other seats")
+    p.add_argument("--hint-iterations", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=_play)
+
+    p = sub.add_parser("bestmove", help="best move and statistics for a position (JSON in, JSON out)")
+    p.add_argument("game", choices=games)
+    p.add_argument("--json", required=True, help="a file with the position as state.to_json() writes it")
+    p.add_argument("--algorithm", default="auto")
+    p.add_argument("--iterations", type=int)
+    p.add_argument("--time-limit", type=float)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--option", action="append", help="algorithm option as key=value (e.g. depth=3)")
+    p.set_defaults(run=_bestmove)
+
+    p = sub.add_parser("playouts", help="random games inside the C++ core: throughput")
+    p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=_playouts)
+
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as e:
+    except (ValueError, OSError) as e:
         print(f"nutcore: {e}", file=sys.stderr)
         return 2
 

@@ -1,0 +1,100 @@
+"""Search strength, speed and memory for Auf die Nüsse!, written as Markdown for bench/RESULTS.md.
+
+    python bench/search_bench.py strength [--games 200] [--iterations 2000]
+    python bench/search_bench.py speed [--iterations 200000]
+    python bench/search_bench.py memory [--iterations 1000000]
+
+Strength is judged over many games with seats rotated (never by a unit test); speed compares one
+and two threads in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import subprocess
+import sys
+import time
+
+import nutcore
+from nutcore import _core
+
+
+def machine() -> str:
+    return f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {nutcore.__version__}"
+
+
+def opening(players: int):
+    """The first decision of a game from a fixed deal: the position the speed figures start from."""
+    game = nutcore.load_game("auf_die_nuesse", players=players)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return game, state
+
+
+def strength(args) -> None:
+    mcts = f"mcts:iterations={args.iterations}"
+    print(f"machine: {machine()}\n")
+    print("| players | opponents | games | MCTS win share | 95% CI | mean score MCTS / opponents | seconds |")
+    print("|---|---|---|---|---|---|---|")
+    plan = [(2, "random", args.games), (2, "greedy", args.games),
+            (3, "greedy", args.games_multi), (4, "greedy", args.games_multi)]
+    for players, opponent, games in plan:
+        game = nutcore.load_game("auf_die_nuesse", players=players)
+        start = time.perf_counter()
+        result = nutcore.play_match(game, [mcts] + [opponent] * (players - 1), games=games, seed=args.seed)
+        me, others = result.bots[0], result.bots[1:]
+        other_score = sum(b.mean_score for b in others) / len(others)
+        print(f"| {players} | {opponent} x{players - 1} | {games} | {me.win_share:.3f} | {me.ci95[0]:.3f}-{me.ci95[1]:.3f} "
+              f"| {me.mean_score:.1f} / {other_score:.1f} | {time.perf_counter() - start:.0f} |", flush=True)
+
+
+def speed(args) -> None:
+    print(f"machine: {machine()}\n")
+    print("| threads | iterations | seconds | iterations/s | speed-up |")
+    print("|---|---|---|---|---|")
+    _, state = opening(2)
+    base = None
+    for threads in (1, 2):
+        best = None
+        for _ in range(3):
+            r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, threads, True, 50_000_000)
+            best = r["elapsed"] if best is None else min(best, r["elapsed"])
+        rate = args.iterations / best
+        base = base or rate
+        print(f"| {threads} | {args.iterations} | {best:.3f} | {rate:,.0f} | {rate / base:.2f}x |", flush=True)
+
+
+def memory(args) -> None:
+    if args.child:
+        _, state = opening(2)
+        r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, 1, True, 50_000_000)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"| {r['iterations']:,} | {r['nodes']:,} | {r['bytes_per_node']} | {r['tree_bytes'] / 2**20:.0f} MiB "
+              f"| {peak:.0f} MiB | {r['elapsed']:.1f} |")
+        return
+    print(f"machine: {machine()}\n")
+    print("| iterations | nodes | bytes per node | tree (arena) | peak RSS of the process | seconds |")
+    print("|---|---|---|---|---|---|")
+    sys.stdout.flush()
+    subprocess.run([sys.executable, __file__, "memory", "--child", "--iterations", str(args.iterations)], check=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["strength", "speed", "memory"])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games-multi", type=int, default=60)
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--child", action="store_true")
+    args = parser.parse_args()
+    if args.iterations is None:
+        args.iterations = {"strength": 2000, "speed": 200_000, "memory": 1_000_000}[args.what]
+    {"strength": strength, "speed": speed, "memory": memory}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""Search: forced wins found, exact algorithms equal to brute force, determinism, bad options."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+import nutcore
+from nutcore import _core
+from adn_positions import full_store, position, store
+
+
+def random_decision_state(players, seed, min_steps=30, params=None):
+    game = nutcore.load_game("auf_die_nuesse", players=players, **(params or {}))
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    steps = 0
+    while True:
+        if state.is_terminal():
+            state = game.new_initial_state()
+            steps = 0
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            if steps >= min_steps:
+                return game, state
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+
+
+def final_joker_position():
+    # End of the game: seat 0 places its last kept joker. Seat 1 leads 10 to 8; only completing the
+    # walnut store (+4) wins, every other placement (+1) loses.
+    stores = {0: {0: store("walnut", 1), 2: store("hazelnut", 2), 4: store("beechnut", 1), 6: store("acorn", 4)},
+              1: {2: store("acorn", 2), 7: store("beechnut", 5), 5: store("walnut", 3)}}
+    return position(2, stage="final", phase="final_jokers", seat=0, active=0, stores=stores,
+                    kept_jokers={0: {"walnut/beechnut": 1}}, end_triggered=True, draw_pile=0)
+
+
+@pytest.mark.parametrize("algorithm", ["mcts", "expectimax"])
+def test_search_finds_the_winning_move(algorithm):
+    game = nutcore.load_game("auf_die_nuesse", players=2)
+    state = game.state_from_json(final_joker_position())
+    assert state.scores() == [8, 10]
+    result = nutcore.best_move(state, algorithm=algorithm, seed=1, **({"iterations": 500} if algorithm == "mcts" else {}))
+    assert result.action_string == "joker walnut/beechnut as walnut store 0"
+    after = state.clone()
+    after.apply_action(result.action)
+    assert after.is_terminal() and after.returns() == [1.0, 0.0]
+    if algorithm == "mcts":
+        best = max(result.actions, key=lambda s: s.visits)
+        assert best.value == pytest.approx(1.0) and all(s.value == 0.0 for s in result.actions if s is not best)
+
+
+def test_search_avoids_the_losing_take():
+    # Final distribution: seat 0 takes one face-up nut. Only the hazelnut completes its store and
+    # overtakes seat 1; any other card loses. Nothing is left to draw, so no chance intervenes.
+    stores = {0: {2: store("hazelnut", 2)}, 1: {4: store("acorn", 3), 6: store("walnut", 4)}}
+    data = position(2, stage="final", phase="take", seat=0, active=0, stores=stores, end_triggered=True,
+                    draw_pile=0, face_up=["walnut", "acorn", "hazelnut", "beechnut"], board={"4": [0, 3]})
+    game = nutcore.load_game("auf_die_nuesse", players=2)
+    state = game.state_from_json(data)
+    assert state.scores() == [2, 7]
+    for algorithm in ("mcts", "expectimax"):
+        result = nutcore.best_move(state, algorithm=algorithm, seed=3, **({"iterations": 400} if algorithm == "mcts" else {}))
+        assert result.action_string == "take slot 2", algorithm
+
+
+def brute_expectimax(state, depth):
+    """Plain recursive expectimax with the same evaluation: margin for 2 players, max-n otherwise."""
+    n = len(state.returns())
+    if depth == 0 or state.is_terminal():
+        v = _core.evaluate(state)
+        return [v[0] - v[1], v[1] - v[0]] if n == 2 else v
+    if state.is_chance_node():
+        total = [0.0] * n
+        for a, p in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(a)
+            for i, x in enumerate(brute_expectimax(child, depth - 1)):
+                total[i] += p * x
+        return total
+    mover = state.current_player()
+    best = None
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        v = brute_expectimax(child, depth - 1)
+        if best is None or v[mover] > best[mover]:
+            best = v
+    return best
+
+
+@pytest.mark.parametrize("players,depth,seed", [(2, 1, 1), (2, 2, 2), (2, 3, 3), (2, 3, 4), (3, 2, 5), (3, 3, 6), (4, 2, 7)])
+def test_expectimax_equals_brute_force(players, depth, seed):
+    for k in range(3):
+        _, state = random_decision_state(players, seed * 10 + k, min_steps=40 + 13 * k)
+        mover = state.current_player()
+        for pruning in (True, False):
+            result = nutcore.best_move(state, algorithm="expectimax", depth=depth, pruning=pruning)
+            for stat in result.actions:
+                child = state.clone()
+                child.apply_action(stat.action)
+                expected = brute_expectimax(child, depth - 1)[mover]
+                assert stat.value == pytest.approx(expected, abs=1e-9), (stat.action_string, pruning)
+            best_value = max(s.value for s in result.actions)
+            assert next(s for s in result.actions if s.action == result.action).value == best_value
+
+
+def brute_turn(state, me, turn):
+    """The rest of the turn by brute force over the state API: the value of each choice."""
+    j = state.to_json()
+    if j["turn"] != turn or j["stage"] != "turn" or j["phase"] not in ("roll_or_stop", "choose_space", "roll"):
+        return _core.adn_heuristic_margin(state, me)  # the turn is over
+    if state.is_chance_node():
+        total = 0.0
+        for a, p in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(a)
+            total += p * brute_turn(child, me, turn)
+        return total
+    return max(brute_value(state, a, me) for a in state.legal_actions())
+
+
+def brute_value(state, action, me):
+    child = state.clone()
+    child.apply_action(action)
+    return brute_turn(child, me, state.to_json()["turn"])
+
+
+def test_turn_solver_equals_brute_force():
+    game = nutcore.load_game("auf_die_nuesse", players=3)
+    rng = random.Random(11)
+    checked = 0
+    for track in ([6, 8], [5, 7], [4, 9, 10], [2, 12]):
+        # Eleven squirrels on the board leave few in the supply, so that brute force stays small.
+        data = position(3, phase="roll_or_stop", active=1, start_track=track,
+                        board={"A": [0, 1, 1], "B": [1, 1, 0], "R": [0, 1, 0], "D": [0, 1, 0], "E": [1, 1, 0],
+                               "L": [0, 2, 1], "R3": [1, 2, 0], "Rt": [0, 2, 2]},
+                        stores={1: {0: store("walnut", 1), 7: store("acorn", 4)}, 2: {6: store("hazelnut", 3)}},
+                        face_up=[rng.choice(["walnut", "acorn", "hazelnut"]) for _ in range(4)])
+        state = game.state_from_json(data)
+        assert state.to_json()["supply"][1] == 4 - len(track)
+        result = nutcore.best_move(state, algorithm="solver")
+        for stat in result.actions:
+            assert stat.value == pytest.approx(brute_value(state, stat.action, 1), abs=1e-9), stat.action_string
+        checked += 1
+    assert checked == 4
+
+
+def test_turn_solver_at_a_choice_of_spaces():
+    game = nutcore.load_game("auf_die_nuesse", players=2)
+    data = position(2, phase="choose_space", roll_choice=[5, 9], start_track=[3],
+                    board={"A": [1, 1], "B": [1, 0], "R": [1, 0], "D": [1, 1], "E": [0, 1], "L": [2, 0], "R3": [2, 1],
+                           "Rt": [2, 2], "4": [2, 0]})
+    state = game.state_from_json(data)
+    result = nutcore.best_move(state, algorithm="solver")
+    assert [s.action_string for s in result.actions] == ["space 5", "space 9"]
+    for stat in result.actions:
+        assert stat.value == pytest.approx(brute_value(state, stat.action, 0), abs=1e-9)
+
+
+def test_solver_needs_a_turn_decision():
+    game = nutcore.load_game("auf_die_nuesse", players=2)
+    state = game.state_from_json(final_joker_position())
+    with pytest.raises(ValueError):
+        nutcore.best_move(state, algorithm="solver")
+
+
+def test_same_seed_same_search():
+    _, state = random_decision_state(3, 21, 80)
+    a = nutcore.best_move(state, iterations=700, seed=42)
+    b = nutcore.best_move(state, iterations=700, seed=42)
+    assert a.action == b.action and [vars(s) for s in a.actions] == [vars(s) for s in b.actions]
+    assert a.iterations == 700 and a.nodes == b.nodes
+    for threads in (2, 3):
+        c = nutcore.best_move(state, iterations=700, seed=42, threads=threads)
+        d = nutcore.best_move(state, iterations=700, seed=42, threads=threads)
+        assert c.iterations == 700 and [vars(s) for s in c.actions] == [vars(s) for s in d.actions]
+
+
+def test_time_limit_and_statistics():
+    _, state = random_decision_state(2, 5, 60)
+    result = nutcore.best_move(state, time_limit=0.05, threads=2, seed=1)
+    assert 0.04 < result.elapsed < 1.0 and result.iterations > 0
+    assert sum(s.visits for s in result.actions) <= result.iterations
+    assert result.extra["bytes_per_node"] == 36 and result.nodes > len(result.actions)
+    assert sorted(s.action for s in result.actions) == state.legal_actions()
+    assert sum(result.value) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"iterations": 0},
+        {"iterations": -5},
+        {"iterations": 1.5},
+        {"time_limit": -1.0},
+        {"time_limit": 0},
+        {"threads": 0},
+        {"threads": 1000},
+        {"algorithm": "alphazero"},
+        {"exploration": -1.0},
+        {"depth_limit": 3},
+        {"seed": "abc"},
+        {"algorithm": "expectimax", "depth": 0},
+        {"algorithm": "expectimax", "iterations": 100},
+        {"algorithm": "solver", "threads": 2},
+    ],
+)
+def test_bad_search_options_are_rejected(kwargs):
+    _, state = random_decision_state(2, 8, 50)
+    with pytest.raises(ValueError):
+        nutcore.best_move(state, **kwargs)
+
+
+def test_search_needs_a_decision_node():
+    game = nutcore.load_game("auf_die_nuesse", players=2)
+    with pytest.raises(ValueError, match="chance"):
+        nutcore.best_move(game.new_initial_state())
+
+
+def test_bots_and_match():
+    game = nutcore.load_game("auf_die_nuesse", players=3)
+    result = nutcore.play_match(game, ["greedy", "random", "mcts:iterations=30"], games=3, seed=4)
+    assert [b.name for b in result.bots] == ["greedy", "random", "mcts:iterations=30"]
+    assert all(b.games == 3 for b in result.bots)
+    assert sum(b.win_share for b in result.bots) == pytest.approx(1.0)
+    for b in result.bots:
+        assert 0.0 <= b.ci95[0] <= b.win_share <= b.ci95[1] <= 1.0
+    again = nutcore.play_match(game, ["greedy", "random", "mcts:iterations=30"], games=3, seed=4)
+    assert [b.returns for b in again.bots] == [b.returns for b in result.bots]
+    assert "win share" in result.table()
+    for bad in (["greedy"] * 4, [], ["alphazero"], ["mcts:iterations"]):
+        with pytest.raises(ValueError):
+            nutcore.play_match(game, bad, games=1)
+
+
+def test_rotation_puts_every_bot_in_every_seat():
+    game = nutcore.load_game("auf_die_nuesse", players=2)
+    seats = []
+
+    class Spy(nutcore.RandomBot):
+        def step(self, state):
+            seats.append(state.current_player())
+            return super().step(state)
+
+    nutcore.play_match(game, [Spy(), "random"], games=2, seed=1)
+    assert set(seats) == {0, 1}
+
+
+def test_cli(tmp_path, capsys):
+    from nutcore.cli import main
+
+    assert main(["match", "auf_die_nuesse", "--bot", "greedy", "--bot", "random", "--games", "2", "--quiet"]) == 0
+    assert "win share" in capsys.readouterr().out
+    _, state = random_decision_state(2, 9, 40)
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(state.to_json()))
+    assert main(["bestmove", "auf_die_nuesse", "--json", str(path), "--iterations", "50", "--seed", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["action"] in state.legal_actions() and out["iterations"] == 50
+    path.write_text("{}")
+    assert main(["bestmove", "auf_die_nuesse", "--json", str(path)]) == 2
+    assert main(["playouts", "auf_die_nuesse", "--games", "10"]) == 0
