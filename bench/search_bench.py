@@ -22,7 +22,9 @@ from nutcore import _core
 
 
 def machine() -> str:
-    return f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {nutcore.__version__}"
+    return (
+        f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {nutcore.__version__}"
+    )
 
 
 def opening(players: int):
@@ -39,16 +41,24 @@ def strength(args) -> None:
     print(f"machine: {machine()}\n")
     print("| players | opponents | games | MCTS win share | 95% CI | mean score MCTS / opponents | seconds |")
     print("|---|---|---|---|---|---|---|")
-    plan = [(2, "random", args.games), (2, "greedy", args.games),
-            (3, "greedy", args.games_multi), (4, "greedy", args.games_multi)]
+    plan = [
+        (2, "random", args.games),
+        (2, "greedy", args.games),
+        (3, "greedy", args.games_multi),
+        (4, "greedy", args.games_multi),
+    ]
     for players, opponent, games in plan:
         game = nutcore.load_game("auf_die_nuesse", players=players)
         start = time.perf_counter()
         result = nutcore.play_match(game, [mcts] + [opponent] * (players - 1), games=games, seed=args.seed)
         me, others = result.bots[0], result.bots[1:]
         other_score = sum(b.mean_score for b in others) / len(others)
-        print(f"| {players} | {opponent} x{players - 1} | {games} | {me.win_share:.3f} | {me.ci95[0]:.3f}-{me.ci95[1]:.3f} "
-              f"| {me.mean_score:.1f} / {other_score:.1f} | {time.perf_counter() - start:.0f} |", flush=True)
+        interval = f"{me.ci95[0]:.3f}-{me.ci95[1]:.3f}"
+        print(
+            f"| {players} | {opponent} x{players - 1} | {games} | {me.win_share:.3f} | {interval} "
+            f"| {me.mean_score:.1f} / {other_score:.1f} | {time.perf_counter() - start:.0f} |",
+            flush=True,
+        )
 
 
 def speed(args) -> None:
@@ -72,8 +82,10 @@ def memory(args) -> None:
         _, state = opening(2)
         r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, 1, True, 50_000_000)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"| {r['iterations']:,} | {r['nodes']:,} | {r['bytes_per_node']} | {r['tree_bytes'] / 2**20:.0f} MiB "
-              f"| {peak:.0f} MiB | {r['elapsed']:.1f} |")
+        print(
+            f"| {r['iterations']:,} | {r['nodes']:,} | {r['bytes_per_node']} | {r['tree_bytes'] / 2**20:.0f} MiB "
+            f"| {peak:.0f} MiB | {r['elapsed']:.1f} |"
+        )
         return
     print(f"machine: {machine()}\n")
     print("| iterations | nodes | bytes per node | tree (arena) | peak RSS of the process | seconds |")

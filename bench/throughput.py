@@ -11,9 +11,10 @@ import argparse
 import platform
 import time
 
+from test_bench_playouts import reference_playouts
+
 import nutcore
 import nutcore.reference
-from test_bench_playouts import reference_playouts
 
 
 def best_rate(run, repeats):
@@ -37,8 +38,8 @@ def main():
     for players in (2, 3, 4):
         game = nutcore.load_game("auf_die_nuesse", players=players)
         ref = nutcore.reference.load_game("auf_die_nuesse", players=players)
-        native = best_rate(lambda: int(game.random_playouts(args.games, 1)[1].sum()), args.repeats)
-        python = best_rate(lambda: reference_playouts(ref, args.reference_games, 1), args.repeats)
+        native = best_rate(lambda g=game: int(g.random_playouts(args.games, 1)[1].sum()), args.repeats)
+        python = best_rate(lambda r=ref: reference_playouts(r, args.reference_games, 1), args.repeats)
         print(f"| {players} | {native:,.0f} | {python:,.0f} | {native / python:,.0f}x |")
 
 

@@ -31,11 +31,32 @@ def full_store(index):
     return {"kind": None, "nuts": CAPACITIES[index], "jokers": 0}
 
 
-def position(players, *, stage="turn", phase="roll_or_stop", active=0, current_player=None, turn=5,
-             seat=None, check_space=None, pending=None, steal_next=False, refill_slot=None,
-             roll_choice=None, pre_place_left=0, start_track=(), board=None, stores=None,
-             kept_jokers=None, face_up=("walnut", "hazelnut", "beechnut", "acorn"), reserve=8,
-             end_triggered=False, draw_pile=None, david=None, unseen=None):
+def position(
+    players,
+    *,
+    stage="turn",
+    phase="roll_or_stop",
+    active=0,
+    current_player=None,
+    turn=5,
+    seat=None,
+    check_space=None,
+    pending=None,
+    steal_next=False,
+    refill_slot=None,
+    roll_choice=None,
+    pre_place_left=0,
+    start_track=(),
+    board=None,
+    stores=None,
+    kept_jokers=None,
+    face_up=("walnut", "hazelnut", "beechnut", "acorn"),
+    reserve=8,
+    end_triggered=False,
+    draw_pile=None,
+    david=None,
+    unseen=None,
+):
     """A consistent position. `board` maps space names to per-seat counts (missing spaces: zeros);
     `stores` maps seat -> {store index: store dict}; the unseen cards are the deck minus every card
     in view, less the cards gone to full stores so that the unseen cards are exactly the draw pile

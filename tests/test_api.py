@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import random
 
 import numpy as np
 import pytest
 
 import nutcore
 from adn_positions import act, position
+from playing import play_randomly, random_step
 
 
 def test_list_and_load_games():
@@ -22,8 +24,9 @@ def test_list_and_load_games():
 
 
 def test_parameters_can_be_overridden():
-    game = nutcore.load_game("auf_die_nuesse", players=2, turn_cap=10, squirrels=12, reserve=4,
-                             store_values=[1, 2, 3, 4, 5, 6, 7, 8])
+    game = nutcore.load_game(
+        "auf_die_nuesse", players=2, turn_cap=10, squirrels=12, reserve=4, store_values=[1, 2, 3, 4, 5, 6, 7, 8]
+    )
     assert game.params["turn_cap"] == 10 and game.params["reserve"] == 4
     state = game.new_initial_state()
     assert state.to_json()["reserve"] == 4
@@ -64,17 +67,7 @@ def test_unknown_game():
 
 
 def random_state(game, seed, steps):
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.array(probs))))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    return state
+    return play_randomly(game.new_initial_state(), random.Random(seed), steps)
 
 
 def test_illegal_action_raises_and_leaves_the_state_unchanged():
@@ -163,9 +156,9 @@ def test_corrupted_bytes_never_crash():
     # Every single-byte corruption either loads a valid state or raises ValueError.
     game = nutcore.load_game("auf_die_nuesse", players=3)
     data = bytearray(random_state(game, 9, 150).serialize())
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     for i in range(8, len(data)):
-        for value in {0, 255, int(rng.integers(256)), data[i] ^ 1}:
+        for value in {0, 255, rng.randrange(256), data[i] ^ 1}:
             corrupt = bytearray(data)
             corrupt[i] = value
             try:
@@ -180,13 +173,8 @@ def random_state_from(state, rng, steps):
     for _ in range(steps):
         if state.is_terminal():
             return
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.array(probs))))
-        else:
-            legal = state.legal_actions()
-            assert len(legal) >= 2
-            state.apply_action(int(rng.choice(legal)))
+        assert state.is_chance_node() or len(state.legal_actions()) >= 2
+        random_step(state, rng)
 
 
 def test_a_state_from_other_player_count_is_rejected():

@@ -16,6 +16,7 @@ import pytest
 
 import nutcore
 import nutcore.reference
+from playing import random_step
 
 GAMES = int(os.environ.get("NUTCORE_CROSSCHECK_GAMES", "300"))
 SEED = int(os.environ.get("NUTCORE_CROSSCHECK_SEED", "2026"))
@@ -67,9 +68,17 @@ def test_random_games_agree_step_by_step(players):
 def test_small_parameters_agree(players):
     # Odd parameters reach rare corners: tiny decks end early, few squirrels empty the supply,
     # a low turn cap ends games by the cap, unusual stores change the twins.
-    params = dict(turn_cap=25, squirrels=5, reserve=2, nuts_per_kind=4, jokers_per_pair=1,
-                  removed_per_kind_2p=1, removed_per_kind_3p=0,
-                  store_capacities=[1, 2, 2, 2, 3, 5, 7, 7], store_values=[1, 4, 4, 6, 9, 20, 40, 40])
+    params = dict(
+        turn_cap=25,
+        squirrels=5,
+        reserve=2,
+        nuts_per_kind=4,
+        jokers_per_pair=1,
+        removed_per_kind_2p=1,
+        removed_per_kind_3p=0,
+        store_capacities=[1, 2, 2, 2, 3, 5, 7, 7],
+        store_values=[1, 4, 4, 6, 9, 20, 40, 40],
+    )
     game = nutcore.load_game("auf_die_nuesse", players=players, **params)
     ref_game = nutcore.reference.load_game("auf_die_nuesse", players=players, **params)
     rng = random.Random(SEED * 10 + players + 5)
@@ -89,8 +98,4 @@ def test_loaded_positions_agree(players):
             if rng.random() < 0.05:
                 data = state.to_json()
                 assert_same(game.state_from_json(data), ref_game.state_from_json(data), data)
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            random_step(state, rng)

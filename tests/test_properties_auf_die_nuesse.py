@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nutcore
+from playing import play_randomly, random_step
 
 THRESHOLD = {"A": 2, "B": 2, "R": 2, "D": 2, "E": 2, "L": 3, "R3": 3, "Rt": 3, "4": 4}
 GAMES = {n: nutcore.load_game("auf_die_nuesse", players=n) for n in (2, 3, 4)}
@@ -54,11 +55,7 @@ def test_invariants_hold_along_random_games(players, seed):
     steps = 0
     while not state.is_terminal():
         check_invariants(game, state)
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
         steps += 1
         assert steps < 20000
     check_invariants(game, state)
@@ -73,16 +70,7 @@ def test_invariants_hold_along_random_games(players, seed):
 def random_midgame(players, seed):
     game = GAMES[players]
     rng = random.Random(seed)
-    state = game.new_initial_state()
-    for _ in range(rng.randrange(400)):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return game, state
+    return game, play_randomly(game.new_initial_state(), rng, rng.randrange(400))
 
 
 def paths(obj, prefix=()):
@@ -95,8 +83,13 @@ def paths(obj, prefix=()):
     yield prefix
 
 
-junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.sampled_from(["walnut", "A", "place", "x", ""]),
-                 st.lists(st.integers(0, 3), max_size=4))
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 20),
+    st.sampled_from(["walnut", "A", "place", "x", ""]),
+    st.lists(st.integers(0, 3), max_size=4),
+)
 
 
 @SETTINGS

@@ -80,7 +80,10 @@ def test_chain_marlene_christine_anna(impl):
     # is pushed into L, where Christine then has three; she pushes black, white and red into the
     # 4-area, where Anna then has four.
     data = position(
-        4, phase="roll_or_stop", active=0, start_track=[2, 4],
+        4,
+        phase="roll_or_stop",
+        active=0,
+        start_track=[2, 4],
         board={"A": [1, 1, 0, 0], "L": [1, 2, 1, 1], "4": [0, 0, 3, 0]},
         face_up=["acorn", "walnut", "beechnut", "hazelnut"],
     )
@@ -113,8 +116,13 @@ def test_chain_marlene_christine_anna(impl):
 
 
 def test_four_squirrels_in_the_two_to_four_space_take_two_nuts(impl):
-    data = position(2, phase="roll_or_stop", start_track=[2, 3, 4], board={"A": [1, 0]},
-                    face_up=["hazelnut", "walnut", "walnut", "walnut"])
+    data = position(
+        2,
+        phase="roll_or_stop",
+        start_track=[2, 3, 4],
+        board={"A": [1, 0]},
+        face_up=["hazelnut", "walnut", "walnut", "walnut"],
+    )
     state = load(impl, 2, data)
     act(state, "stop")
     assert state.to_json()["pending"] == "hazelnut"
@@ -135,8 +143,13 @@ def test_several_players_collect_in_one_space_active_first_then_clockwise(impl):
     # Seat 2 is active and collects in A and in B, pushing seat 0's squirrel from A and those of
     # seats 1 and 3 from B into L. There seats 0 and 3 now both have three; seat 3 sits closest
     # clockwise to seat 2, so seat 3 collects first.
-    data = position(4, phase="roll_or_stop", active=2, start_track=[2, 3, 5, 6],
-                    board={"A": [1, 0, 0, 0], "B": [0, 1, 0, 1], "L": [2, 0, 0, 2]})
+    data = position(
+        4,
+        phase="roll_or_stop",
+        active=2,
+        start_track=[2, 3, 5, 6],
+        board={"A": [1, 0, 0, 0], "B": [0, 1, 0, 1], "L": [2, 0, 0, 2]},
+    )
     state = load(impl, 4, data)
     act(state, "stop")
     for _ in range(2):  # seat 2's nuts from A and from B
@@ -160,8 +173,7 @@ def test_raccoon_steal_and_david(impl):
         1: {0: store("hazelnut", 1), 2: full_store(2), 4: store("walnut", 2, jokers=2)},
         2: {0: store("acorn", 1), 1: store("acorn", 1)},
     }
-    data = position(3, phase="roll_or_stop", active=0, start_track=[7], board={"R": [1, 0, 0]},
-                    stores=stores, david=2)
+    data = position(3, phase="roll_or_stop", active=0, start_track=[7], board={"R": [1, 0, 0]}, stores=stores, david=2)
     state = load(impl, 3, data)
     act(state, "stop")
     j = state.to_json()
@@ -218,8 +230,15 @@ def test_a_nut_that_fits_nowhere_is_discarded(impl):
 
 
 def test_jokers_may_be_kept_and_placed_at_the_end_of_the_own_turn(impl):
-    data = position(2, stage="check", phase="place", seat=0, check_space="A", pending="walnut/acorn",
-                    stores={0: {0: store("walnut", 1)}})
+    data = position(
+        2,
+        stage="check",
+        phase="place",
+        seat=0,
+        check_space="A",
+        pending="walnut/acorn",
+        stores={0: {0: store("walnut", 1)}},
+    )
     state = load(impl, 2, data)
     strings = legal_strings(state)
     assert "keep joker" in strings and "joker walnut/acorn as walnut store 0" in strings
@@ -298,10 +317,19 @@ def test_setup_removes_nuts_for_fewer_players(impl):
 
 def test_final_scoring_uwe_33(impl):
     # Uwe: three full stores (5 + 10 + 15) and two partly filled ones (2 + 1) = 33.
-    stores = {0: {0: full_store(0), 2: full_store(2), 4: full_store(4), 6: store("walnut", 2), 7: store("acorn", 1)},
-              1: {7: store("beechnut", 5)}}
-    data = position(2, stage="over", phase="terminal", stores=stores, end_triggered=True, draw_pile=0,
-                    face_up=[None, None, None, None])
+    stores = {
+        0: {0: full_store(0), 2: full_store(2), 4: full_store(4), 6: store("walnut", 2), 7: store("acorn", 1)},
+        1: {7: store("beechnut", 5)},
+    }
+    data = position(
+        2,
+        stage="over",
+        phase="terminal",
+        stores=stores,
+        end_triggered=True,
+        draw_pile=0,
+        face_up=[None, None, None, None],
+    )
     state = load(impl, 2, data)
     assert state.scores() == [33, 5]
     assert state.returns() == [1.0, 0.0]
@@ -327,10 +355,16 @@ def test_end_of_game_reserve_push_and_final_distribution(impl):
     # The draw pile is empty when seat 1 collects in A: the 8 set-aside nuts become the pile and
     # the end is triggered. The check is finished, every squirrel goes into the 4-area, and each
     # player takes one face-up nut per four of theirs, clockwise from the active player.
-    data = position(3, phase="roll_or_stop", active=1, start_track=[2, 3], draw_pile=0,
-                    board={"B": [1, 0, 1], "L": [2, 1, 1], "R3": [2, 0, 0], "4": [0, 2, 3]},
-                    kept_jokers={2: {"walnut/hazelnut": 1}},
-                    unseen={"walnut": 2, "hazelnut": 2, "beechnut": 2, "acorn": 2})
+    data = position(
+        3,
+        phase="roll_or_stop",
+        active=1,
+        start_track=[2, 3],
+        draw_pile=0,
+        board={"B": [1, 0, 1], "L": [2, 1, 1], "R3": [2, 0, 0], "4": [0, 2, 3]},
+        kept_jokers={2: {"walnut/hazelnut": 1}},
+        unseen={"walnut": 2, "hazelnut": 2, "beechnut": 2, "acorn": 2},
+    )
     state = load(impl, 3, data)
     act(state, "stop")
     j = state.to_json()
@@ -372,8 +406,14 @@ def draw_a_kind(state):
 
 def test_turn_cap_ends_the_game_as_it_stands(impl):
     game = impl.load_game("auf_die_nuesse", players=2, turn_cap=6)
-    data = position(2, phase="roll_or_stop", turn=5, start_track=[12], kept_jokers={0: {"beechnut/acorn": 1}},
-                    stores={0: {0: full_store(0)}})
+    data = position(
+        2,
+        phase="roll_or_stop",
+        turn=5,
+        start_track=[12],
+        kept_jokers={0: {"beechnut/acorn": 1}},
+        stores={0: {0: full_store(0)}},
+    )
     state = game.state_from_json(data)
     act(state, "stop")
     assert state.to_json()["phase"] == "kept_jokers"

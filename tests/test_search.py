@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 
 import pytest
 
 import nutcore
+from adn_positions import position, store
 from nutcore import _core
-from adn_positions import full_store, position, store
+from playing import random_step
 
 
 def random_decision_state(players, seed, min_steps=30, params=None):
@@ -22,23 +22,30 @@ def random_decision_state(players, seed, min_steps=30, params=None):
         if state.is_terminal():
             state = game.new_initial_state()
             steps = 0
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            if steps >= min_steps:
-                return game, state
-            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_chance_node() and steps >= min_steps:
+            return game, state
+        random_step(state, rng)
         steps += 1
 
 
 def final_joker_position():
     # End of the game: seat 0 places its last kept joker. Seat 1 leads 10 to 8; only completing the
     # walnut store (+4) wins, every other placement (+1) loses.
-    stores = {0: {0: store("walnut", 1), 2: store("hazelnut", 2), 4: store("beechnut", 1), 6: store("acorn", 4)},
-              1: {2: store("acorn", 2), 7: store("beechnut", 5), 5: store("walnut", 3)}}
-    return position(2, stage="final", phase="final_jokers", seat=0, active=0, stores=stores,
-                    kept_jokers={0: {"walnut/beechnut": 1}}, end_triggered=True, draw_pile=0)
+    stores = {
+        0: {0: store("walnut", 1), 2: store("hazelnut", 2), 4: store("beechnut", 1), 6: store("acorn", 4)},
+        1: {2: store("acorn", 2), 7: store("beechnut", 5), 5: store("walnut", 3)},
+    }
+    return position(
+        2,
+        stage="final",
+        phase="final_jokers",
+        seat=0,
+        active=0,
+        stores=stores,
+        kept_jokers={0: {"walnut/beechnut": 1}},
+        end_triggered=True,
+        draw_pile=0,
+    )
 
 
 @pytest.mark.parametrize("algorithm", ["mcts", "expectimax"])
@@ -46,7 +53,9 @@ def test_search_finds_the_winning_move(algorithm):
     game = nutcore.load_game("auf_die_nuesse", players=2)
     state = game.state_from_json(final_joker_position())
     assert state.scores() == [8, 10]
-    result = nutcore.best_move(state, algorithm=algorithm, seed=1, **({"iterations": 500} if algorithm == "mcts" else {}))
+    result = nutcore.best_move(
+        state, algorithm=algorithm, seed=1, **({"iterations": 500} if algorithm == "mcts" else {})
+    )
     assert result.action_string == "joker walnut/beechnut as walnut store 0"
     after = state.clone()
     after.apply_action(result.action)
@@ -60,13 +69,25 @@ def test_search_avoids_the_losing_take():
     # Final distribution: seat 0 takes one face-up nut. Only the hazelnut completes its store and
     # overtakes seat 1; any other card loses. Nothing is left to draw, so no chance intervenes.
     stores = {0: {2: store("hazelnut", 2)}, 1: {4: store("acorn", 3), 6: store("walnut", 4)}}
-    data = position(2, stage="final", phase="take", seat=0, active=0, stores=stores, end_triggered=True,
-                    draw_pile=0, face_up=["walnut", "acorn", "hazelnut", "beechnut"], board={"4": [0, 3]})
+    data = position(
+        2,
+        stage="final",
+        phase="take",
+        seat=0,
+        active=0,
+        stores=stores,
+        end_triggered=True,
+        draw_pile=0,
+        face_up=["walnut", "acorn", "hazelnut", "beechnut"],
+        board={"4": [0, 3]},
+    )
     game = nutcore.load_game("auf_die_nuesse", players=2)
     state = game.state_from_json(data)
     assert state.scores() == [2, 7]
     for algorithm in ("mcts", "expectimax"):
-        result = nutcore.best_move(state, algorithm=algorithm, seed=3, **({"iterations": 400} if algorithm == "mcts" else {}))
+        result = nutcore.best_move(
+            state, algorithm=algorithm, seed=3, **({"iterations": 400} if algorithm == "mcts" else {})
+        )
         assert result.action_string == "take slot 2", algorithm
 
 
@@ -95,7 +116,9 @@ def brute_expectimax(state, depth):
     return best
 
 
-@pytest.mark.parametrize("players,depth,seed", [(2, 1, 1), (2, 2, 2), (2, 3, 3), (2, 3, 4), (3, 2, 5), (3, 3, 6), (4, 2, 7)])
+@pytest.mark.parametrize(
+    "players,depth,seed", [(2, 1, 1), (2, 2, 2), (2, 3, 3), (2, 3, 4), (3, 2, 5), (3, 3, 6), (4, 2, 7)]
+)
 def test_expectimax_equals_brute_force(players, depth, seed):
     for k in range(3):
         _, state = random_decision_state(players, seed * 10 + k, min_steps=40 + 13 * k)
@@ -138,11 +161,24 @@ def test_turn_solver_equals_brute_force():
     checked = 0
     for track in ([6, 8], [5, 7], [4, 9, 10], [2, 12]):
         # Eleven squirrels on the board leave few in the supply, so that brute force stays small.
-        data = position(3, phase="roll_or_stop", active=1, start_track=track,
-                        board={"A": [0, 1, 1], "B": [1, 1, 0], "R": [0, 1, 0], "D": [0, 1, 0], "E": [1, 1, 0],
-                               "L": [0, 2, 1], "R3": [1, 2, 0], "Rt": [0, 2, 2]},
-                        stores={1: {0: store("walnut", 1), 7: store("acorn", 4)}, 2: {6: store("hazelnut", 3)}},
-                        face_up=[rng.choice(["walnut", "acorn", "hazelnut"]) for _ in range(4)])
+        data = position(
+            3,
+            phase="roll_or_stop",
+            active=1,
+            start_track=track,
+            board={
+                "A": [0, 1, 1],
+                "B": [1, 1, 0],
+                "R": [0, 1, 0],
+                "D": [0, 1, 0],
+                "E": [1, 1, 0],
+                "L": [0, 2, 1],
+                "R3": [1, 2, 0],
+                "Rt": [0, 2, 2],
+            },
+            stores={1: {0: store("walnut", 1), 7: store("acorn", 4)}, 2: {6: store("hazelnut", 3)}},
+            face_up=[rng.choice(["walnut", "acorn", "hazelnut"]) for _ in range(4)],
+        )
         state = game.state_from_json(data)
         assert state.to_json()["supply"][1] == 4 - len(track)
         result = nutcore.best_move(state, algorithm="solver")
@@ -154,9 +190,23 @@ def test_turn_solver_equals_brute_force():
 
 def test_turn_solver_at_a_choice_of_spaces():
     game = nutcore.load_game("auf_die_nuesse", players=2)
-    data = position(2, phase="choose_space", roll_choice=[5, 9], start_track=[3],
-                    board={"A": [1, 1], "B": [1, 0], "R": [1, 0], "D": [1, 1], "E": [0, 1], "L": [2, 0], "R3": [2, 1],
-                           "Rt": [2, 2], "4": [2, 0]})
+    data = position(
+        2,
+        phase="choose_space",
+        roll_choice=[5, 9],
+        start_track=[3],
+        board={
+            "A": [1, 1],
+            "B": [1, 0],
+            "R": [1, 0],
+            "D": [1, 1],
+            "E": [0, 1],
+            "L": [2, 0],
+            "R3": [2, 1],
+            "Rt": [2, 2],
+            "4": [2, 0],
+        },
+    )
     state = game.state_from_json(data)
     result = nutcore.best_move(state, algorithm="solver")
     assert [s.action_string for s in result.actions] == ["space 5", "space 9"]

@@ -10,28 +10,6 @@
 
 namespace nutcore::bindings {
 
-template <GameConcept G>
-py::dict mcts_result_to_py(const MctsResult& r) {
-  py::list actions;
-  for (const auto& s : r.actions) {
-    py::dict d;
-    d["action"] = s.action;
-    d["visits"] = s.visits;
-    d["mean_value"] = s.mean_value;
-    actions.append(d);
-  }
-  py::dict out;
-  out["action"] = r.best_action;
-  out["actions"] = actions;
-  out["root_value"] = r.root_value;
-  out["iterations"] = r.iterations;
-  out["nodes"] = r.nodes;
-  out["bytes_per_node"] = r.bytes_per_node;
-  out["tree_bytes"] = r.tree_bytes;
-  out["elapsed"] = r.elapsed;
-  return out;
-}
-
 inline py::dict stats_to_py(Action best, const std::vector<ActionStats>& stats) {
   py::list actions;
   for (const auto& s : stats) {
@@ -44,6 +22,17 @@ inline py::dict stats_to_py(Action best, const std::vector<ActionStats>& stats) 
   py::dict out;
   out["action"] = best;
   out["actions"] = actions;
+  return out;
+}
+
+inline py::dict mcts_result_to_py(const MctsResult& r) {
+  py::dict out = stats_to_py(r.best_action, r.actions);
+  out["root_value"] = r.root_value;
+  out["iterations"] = r.iterations;
+  out["nodes"] = r.nodes;
+  out["bytes_per_node"] = r.bytes_per_node;
+  out["tree_bytes"] = r.tree_bytes;
+  out["elapsed"] = r.elapsed;
   return out;
 }
 
@@ -95,7 +84,7 @@ void bind_search(py::module_& m) {
       py::gil_scoped_release release;
       r = mcts_search(*state.game, state.state, o);
     }
-    return mcts_result_to_py<G>(r);
+    return mcts_result_to_py(r);
   }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
      py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"));
 }

@@ -1,9 +1,9 @@
 """The `nutcore` command (also `python -m nutcore`).
 
-    nutcore match GAME --players N --bot mcts:iterations=2000 --bot greedy --games 100
-    nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
-    nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
-    nutcore playouts GAME --players N --games K
+nutcore match GAME --players N --bot mcts:iterations=2000 --bot greedy --games 100
+nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
+nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
+nutcore playouts GAME --players N --games K
 """
 
 from __future__ import annotations
@@ -30,8 +30,14 @@ def _match(args: argparse.Namespace) -> int:
     game = nutcore.load_game(args.game, players=args.players)
     bots = args.bot or ["mcts:iterations=1000", "greedy"]
     start = time.perf_counter()
-    result = nutcore.play_match(game, bots, games=args.games, seed=args.seed, rotate_seats=not args.no_rotate,
-                                progress=None if args.quiet else _progress)
+    result = nutcore.play_match(
+        game,
+        bots,
+        games=args.games,
+        seed=args.seed,
+        rotate_seats=not args.no_rotate,
+        progress=None if args.quiet else _progress,
+    )
     print(f"{args.game}, {args.players} players, seed {args.seed}, seats {'fixed' if args.no_rotate else 'rotated'}")
     print(result.table())
     print(f"{time.perf_counter() - start:.1f} s")
@@ -112,9 +118,16 @@ def _bestmove(args: argparse.Namespace) -> int:
     options = {}
     for item in args.option or []:
         key, _, value = item.partition("=")
-        options[key] = json.loads(value) if value[:1] in "-0123456789tfn[{\"" else value
-    result = nutcore.best_move(state, algorithm=args.algorithm, iterations=args.iterations, time_limit=args.time_limit,
-                               threads=args.threads, seed=args.seed, **options)
+        options[key] = json.loads(value) if value[:1] in '-0123456789tfn[{"' else value
+    result = nutcore.best_move(
+        state,
+        algorithm=args.algorithm,
+        iterations=args.iterations,
+        time_limit=args.time_limit,
+        threads=args.threads,
+        seed=args.seed,
+        **options,
+    )
     print(json.dumps(result.to_dict(), indent=2))
     return 0
 
@@ -140,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("match", help="AI against AI: win shares with 95%% intervals")
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--bot", action="append", help="random, greedy, mcts:iterations=N,threads=T, expectimax:depth=D, solver")
+    p.add_argument(
+        "--bot", action="append", help="random, greedy, mcts:iterations=N,threads=T, expectimax:depth=D, solver"
+    )
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")

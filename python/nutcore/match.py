@@ -30,7 +30,9 @@ class MatchResult:
     def table(self) -> str:
         lines = ["| bot | games | win share | 95% CI | mean score |", "|---|---|---|---|---|"]
         for b in self.bots:
-            lines.append(f"| {b.name} | {b.games} | {b.win_share:.3f} | {b.ci95[0]:.3f}-{b.ci95[1]:.3f} | {b.mean_score:.1f} |")
+            lines.append(
+                f"| {b.name} | {b.games} | {b.win_share:.3f} | {b.ci95[0]:.3f}-{b.ci95[1]:.3f} | {b.mean_score:.1f} |"
+            )
         lines.append(f"\n{self.games} games, mean length {self.mean_length:.0f} actions")
         return "\n".join(lines)
 
@@ -60,8 +62,14 @@ def play_game(game, seat_bots: Sequence[Bot], rng: random.Random):
     return state, steps
 
 
-def play_match(game, bots: Sequence[Bot | str], games: int = 100, seed: int = 0, rotate_seats: bool = True,
-               progress: Callable[[int, int], None] | None = None) -> MatchResult:
+def play_match(
+    game,
+    bots: Sequence[Bot | str],
+    games: int = 100,
+    seed: int = 0,
+    rotate_seats: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchResult:
     """Play `games` games. With fewer bots than seats the list is repeated to fill them; with
     rotate_seats, game g seats bot i at (i + g) mod players, so every bot plays every seat."""
     players = game.num_players()

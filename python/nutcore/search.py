@@ -61,13 +61,21 @@ def _game_name(state) -> str:
 def _check_options(algorithm: str, options: dict[str, Any], allowed: dict[str, Any]) -> dict[str, Any]:
     unknown = set(options) - set(allowed)
     if unknown:
-        raise ValueError(f"best_move: algorithm {algorithm!r} has no option(s) {sorted(unknown)}; "
-                         f"its options are {sorted(allowed)}")
+        raise ValueError(
+            f"best_move: algorithm {algorithm!r} has no option(s) {sorted(unknown)}; its options are {sorted(allowed)}"
+        )
     return {**allowed, **options}
 
 
-def best_move(state, algorithm: str = "auto", iterations: int | None = None, time_limit: float | None = None,
-              threads: int = 1, seed: int | None = None, **options: Any) -> SearchResult:
+def best_move(
+    state,
+    algorithm: str = "auto",
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    threads: int = 1,
+    seed: int | None = None,
+    **options: Any,
+) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
 
     algorithm: "auto" (the best the game supports), "mcts", "expectimax" or "solver".
@@ -92,37 +100,85 @@ def best_move(state, algorithm: str = "auto", iterations: int | None = None, tim
         opts = _check_options(algorithm, options, _MCTS_OPTIONS)
         if iterations is None and time_limit is None:
             iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1):
+        if iterations is not None and (
+            not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1
+        ):
             raise ValueError("best_move: iterations must be a positive int")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError("best_move: time_limit must be a positive number of seconds")
         if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 256:
             raise ValueError("best_move: threads must be an int in 1..256")
-        raw = _core.mcts_search(state, iterations or 0, float(time_limit or 0.0), float(opts["exploration"]), seed,
-                                threads, bool(opts["heuristic_rollouts"]), int(opts["max_nodes"]))
-        stats = [ActionStat(a["action"], state.action_to_string(a["action"]), a["visits"], a["mean_value"])
-                 for a in raw["actions"]]
-        return SearchResult(raw["action"], state.action_to_string(raw["action"]), "mcts", raw["root_value"], stats,
-                            raw["iterations"], raw["nodes"], raw["elapsed"],
-                            {"bytes_per_node": raw["bytes_per_node"], "tree_bytes": raw["tree_bytes"],
-                             "threads": threads, "seed": seed})
+        raw = _core.mcts_search(
+            state,
+            iterations or 0,
+            float(time_limit or 0.0),
+            float(opts["exploration"]),
+            seed,
+            threads,
+            bool(opts["heuristic_rollouts"]),
+            int(opts["max_nodes"]),
+        )
+        stats = [
+            ActionStat(a["action"], state.action_to_string(a["action"]), a["visits"], a["mean_value"])
+            for a in raw["actions"]
+        ]
+        return SearchResult(
+            raw["action"],
+            state.action_to_string(raw["action"]),
+            "mcts",
+            raw["root_value"],
+            stats,
+            raw["iterations"],
+            raw["nodes"],
+            raw["elapsed"],
+            {
+                "bytes_per_node": raw["bytes_per_node"],
+                "tree_bytes": raw["tree_bytes"],
+                "threads": threads,
+                "seed": seed,
+            },
+        )
 
     if iterations is not None or time_limit is not None or threads != 1:
-        raise ValueError(f"best_move: {algorithm} is exact for its depth; it takes no iterations, time_limit or threads")
+        raise ValueError(
+            f"best_move: {algorithm} is exact for its depth; it takes no iterations, time_limit or threads"
+        )
     if algorithm == "expectimax":
         opts = _check_options(algorithm, options, _EXPECTIMAX_OPTIONS)
         if not isinstance(opts["depth"], int) or not 1 <= opts["depth"] <= 64:
             raise ValueError("best_move: depth must be an int in 1..64")
         raw = _core.expectimax_search(state, opts["depth"], float(opts["bound"]), bool(opts["pruning"]))
-        stats = [ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]]
-        return SearchResult(raw["action"], state.action_to_string(raw["action"]), "expectimax", raw["root_value"],
-                            stats, None, raw["nodes"], raw["elapsed"], {"depth": opts["depth"]})
+        stats = [
+            ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
+        ]
+        return SearchResult(
+            raw["action"],
+            state.action_to_string(raw["action"]),
+            "expectimax",
+            raw["root_value"],
+            stats,
+            None,
+            raw["nodes"],
+            raw["elapsed"],
+            {"depth": opts["depth"]},
+        )
 
     # The exact turn solver of Auf die Nüsse!.
     _check_options(algorithm, options, {})
     raw = _core.adn_solve_turn(state)
-    stats = [ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]]
+    stats = [
+        ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
+    ]
     value = [float("nan")] * len(state.returns())
     value[state.current_player()] = raw["value"]
-    return SearchResult(raw["action"], state.action_to_string(raw["action"]), "solver", value, stats, None,
-                        raw["tracks"], raw["elapsed"], {"evaluation": "heuristic margin of the player to move"})
+    return SearchResult(
+        raw["action"],
+        state.action_to_string(raw["action"]),
+        "solver",
+        value,
+        stats,
+        None,
+        raw["tracks"],
+        raw["elapsed"],
+        {"evaluation": "heuristic margin of the player to move"},
+    )

@@ -16,5 +16,15 @@ from .board import CARD_NAMES, GAME_NAME, SPACE_NAMES
 from .game import Game
 from .state import CHANCE, TERMINAL, State
 
-__all__ = ["Game", "State", "GAME_NAME", "CARD_NAMES", "SPACE_NAMES", "NUM_DISTINCT_ACTIONS",
-           "CHANCE", "TERMINAL", "action_to_string", "string_to_action"]
+__all__ = [
+    "Game",
+    "State",
+    "GAME_NAME",
+    "CARD_NAMES",
+    "SPACE_NAMES",
+    "NUM_DISTINCT_ACTIONS",
+    "CHANCE",
+    "TERMINAL",
+    "action_to_string",
+    "string_to_action",
+]

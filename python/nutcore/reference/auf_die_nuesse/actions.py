@@ -10,18 +10,18 @@ NUM_DISTINCT_ACTIONS = 292
 ROLL = 0
 STOP = 1
 # 2..12: "space N", id = N
-TAKE_BASE = 13        # 13..16 "take slot I"
-STORE_BASE = 17       # 17..24 "store S"
-JOKER_BASE = 25       # 25..120 "joker T as K store S" = 25 + 16*t + 8*c + s
+TAKE_BASE = 13  # 13..16 "take slot I"
+STORE_BASE = 17  # 17..24 "store S"
+JOKER_BASE = 25  # 25..120 "joker T as K store S" = 25 + 16*t + 8*c + s
 KEEP_JOKER = 121
-STEAL_BASE = 122      # 122..153 "steal seat V store S" = 122 + 8*v + s
+STEAL_BASE = 122  # 122..153 "steal seat V store S" = 122 + 8*v + s
 NO_STEAL = 154
 DONE = 155
-PUT_BASE = 156        # 156..159 "put A", "put B", "put D", "put E"
+PUT_BASE = 156  # 156..159 "put A", "put B", "put D", "put E"
 PUT_SPACES = ["A", "B", "D", "E"]
-DRAW_BASE = 160       # 160..169 "draw C"
+DRAW_BASE = 160  # 160..169 "draw C"
 ROLL_FAIL = 170
-ROLL_BASE = 171       # 171 + 11*(a-2) + (b-2), a <= b
+ROLL_BASE = 171  # 171 + 11*(a-2) + (b-2), a <= b
 
 
 def space_action(n):
@@ -77,8 +77,7 @@ def _build_strings():
     for t, kinds in enumerate(JOKER_KINDS):
         for c in range(2):
             for s in range(8):
-                strings[joker_action(t, c, s)] = "joker %s as %s store %d" % (
-                    CARD_NAMES[4 + t], KINDS[kinds[c]], s)
+                strings[joker_action(t, c, s)] = "joker %s as %s store %d" % (CARD_NAMES[4 + t], KINDS[kinds[c]], s)
     strings[KEEP_JOKER] = "keep joker"
     for v in range(4):
         for s in range(8):

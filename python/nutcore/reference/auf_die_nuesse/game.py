@@ -19,9 +19,18 @@ _LIST_PARAMS = {
     "store_capacities": ([2, 2, 3, 3, 4, 4, 5, 6], 1, 7),
     "store_values": ([5, 5, 10, 10, 15, 15, 20, 30], 0, 1000),
 }
-PARAM_ORDER = ["players", "turn_cap", "squirrels", "reserve", "nuts_per_kind",
-               "jokers_per_pair", "removed_per_kind_2p", "removed_per_kind_3p",
-               "store_capacities", "store_values"]
+PARAM_ORDER = [
+    "players",
+    "turn_cap",
+    "squirrels",
+    "reserve",
+    "nuts_per_kind",
+    "jokers_per_pair",
+    "removed_per_kind_2p",
+    "removed_per_kind_3p",
+    "store_capacities",
+    "store_values",
+]
 
 
 def _is_int(x):
@@ -74,8 +83,10 @@ class Game:
         assert len(self.deck) == NUM_CARDS
         self.deck_size = sum(self.deck)
         if self.deck_size < 4 + n + p["reserve"]:
-            raise ValueError("deck of %d cards is too small: need at least 4 + players + reserve = %d"
-                             % (self.deck_size, 4 + n + p["reserve"]))
+            raise ValueError(
+                "deck of %d cards is too small: need at least 4 + players + reserve = %d"
+                % (self.deck_size, 4 + n + p["reserve"])
+            )
         # draw pile after dealing 4 face up, one start nut each and the reserve.
         self.initial_draw_pile = self.deck_size - 4 - n - p["reserve"]
         self.capacities = list(p["store_capacities"])
@@ -101,8 +112,10 @@ class Game:
     # --- states ----------------------------------------------------------
     def new_initial_state(self):
         from .state import State
+
         return State(self)
 
     def state_from_json(self, d):
         from .serialize import state_from_json
+
         return state_from_json(self, d)

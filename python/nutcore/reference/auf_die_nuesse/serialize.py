@@ -7,16 +7,56 @@ transition.
 """
 
 from .board import (
-    CARD_INDEX, CARD_NAMES, FOUR, GAME_NAME, JOKER_KINDS, JOKER_NAMES, KINDS, NUM_CARDS,
-    NUM_KINDS, NUM_SLOTS, NUM_SPACES, NUM_STORES, PRE_PLACE_SPACES, RACCOON_SPACES,
-    SPACE_INDEX, SPACE_NAMES, TAKES_FROM, THREE_AREA, THRESHOLD, TWO_AREA,
+    CARD_INDEX,
+    CARD_NAMES,
+    FOUR,
+    GAME_NAME,
+    JOKER_KINDS,
+    JOKER_NAMES,
+    KINDS,
+    NUM_CARDS,
+    NUM_KINDS,
+    NUM_SLOTS,
+    NUM_SPACES,
+    NUM_STORES,
+    PRE_PLACE_SPACES,
+    RACCOON_SPACES,
+    SPACE_INDEX,
+    SPACE_NAMES,
+    TAKES_FROM,
+    THREE_AREA,
+    THRESHOLD,
+    TWO_AREA,
 )
-from .state import CHANCE_PHASES, State
+from .state import State
 
-KEYS = ["game", "players", "stage", "phase", "current_player", "active", "turn", "seat",
-        "check_space", "pending", "steal_next", "refill_slot", "roll_choice", "pre_place_left",
-        "start_track", "board", "supply", "stores", "kept_jokers", "face_up", "unseen",
-        "draw_pile", "reserve", "end_triggered", "david"]
+KEYS = [
+    "game",
+    "players",
+    "stage",
+    "phase",
+    "current_player",
+    "active",
+    "turn",
+    "seat",
+    "check_space",
+    "pending",
+    "steal_next",
+    "refill_slot",
+    "roll_choice",
+    "pre_place_left",
+    "start_track",
+    "board",
+    "supply",
+    "stores",
+    "kept_jokers",
+    "face_up",
+    "unseen",
+    "draw_pile",
+    "reserve",
+    "end_triggered",
+    "david",
+]
 
 STAGES = ["setup", "turn", "check", "final", "over"]
 # Which stage each phase belongs to.
@@ -52,11 +92,10 @@ def state_to_json(st):
         row = []
         for s in range(NUM_STORES):
             kind, nuts, jokers = st.stores[seat][s]
-            if nuts == caps[s]:      # full: no kind, no joker count
+            if nuts == caps[s]:  # full: no kind, no joker count
                 row.append({"kind": None, "nuts": caps[s], "jokers": 0})
             else:
-                row.append({"kind": None if kind is None else KINDS[kind], "nuts": nuts,
-                            "jokers": jokers})
+                row.append({"kind": None if kind is None else KINDS[kind], "nuts": nuts, "jokers": jokers})
         stores.append(row)
     return {
         "game": GAME_NAME,
@@ -77,8 +116,7 @@ def state_to_json(st):
         "board": {SPACE_NAMES[sp]: list(st.board[sp]) for sp in range(NUM_SPACES)},
         "supply": [st.supply(seat) for seat in range(n)],
         "stores": stores,
-        "kept_jokers": [{JOKER_NAMES[t]: st.kept[seat][t] for t in range(len(JOKER_NAMES))}
-                        for seat in range(n)],
+        "kept_jokers": [{JOKER_NAMES[t]: st.kept[seat][t] for t in range(len(JOKER_NAMES))} for seat in range(n)],
         "face_up": [_card(c) for c in st.face_up],
         "unseen": {CARD_NAMES[c]: st.unseen[c] for c in range(NUM_CARDS)},
         "draw_pile": st.draw_pile,
@@ -198,8 +236,7 @@ def state_from_json(game, d):
     board = _dict(d["board"], SPACE_NAMES, "board")
     for sp in range(NUM_SPACES):
         row = _list(board[SPACE_NAMES[sp]], n, "board[%s]" % SPACE_NAMES[sp])
-        st.board[sp] = [_int_value(x, "board[%s]" % SPACE_NAMES[sp], 0, p["squirrels"])
-                        for x in row]
+        st.board[sp] = [_int_value(x, "board[%s]" % SPACE_NAMES[sp], 0, p["squirrels"]) for x in row]
 
     supply = _list(d["supply"], n, "supply")
     for seat in range(n):
@@ -210,8 +247,7 @@ def state_from_json(game, d):
         if used > p["squirrels"]:
             _fail("seat %d has %d squirrels out, more than squirrels=%d", seat, used, p["squirrels"])
         if supply[seat] != p["squirrels"] - used:
-            _fail("supply[%d]=%d but squirrels - board - start track = %d",
-                  seat, supply[seat], p["squirrels"] - used)
+            _fail("supply[%d]=%d but squirrels - board - start track = %d", seat, supply[seat], p["squirrels"] - used)
 
     stores = _list(d["stores"], n, "stores")
     for seat in range(n):
@@ -219,14 +255,12 @@ def state_from_json(game, d):
         for s in range(NUM_STORES):
             what = "stores[%d][%d]" % (seat, s)
             obj = _dict(row[s], ["kind", "nuts", "jokers"], what)
-            kind = _name(obj["kind"], {k: i for i, k in enumerate(KINDS)}, what + ".kind",
-                         allow_none=True)
+            kind = _name(obj["kind"], {k: i for i, k in enumerate(KINDS)}, what + ".kind", allow_none=True)
             nuts = _int_value(obj["nuts"], what + ".nuts", 0, caps[s])
             jokers = _int_value(obj["jokers"], what + ".jokers", 0, caps[s])
             if kind is None:
                 if nuts not in (0, caps[s]) or jokers != 0:
-                    _fail("%s: a store without kind is empty (0 nuts) or full (%d nuts, 0 jokers)",
-                          what, caps[s])
+                    _fail("%s: a store without kind is empty (0 nuts) or full (%d nuts, 0 jokers)", what, caps[s])
             else:
                 if not 1 <= nuts < caps[s]:
                     _fail("%s: a store of a kind holds 1..%d nuts, got %d", what, caps[s] - 1, nuts)
@@ -237,17 +271,18 @@ def state_from_json(game, d):
     kept = _list(d["kept_jokers"], n, "kept_jokers")
     for seat in range(n):
         obj = _dict(kept[seat], JOKER_NAMES, "kept_jokers[%d]" % seat)
-        st.kept[seat] = [_int_value(obj[name], "kept_jokers[%d][%s]" % (seat, name), 0,
-                                    game.deck[NUM_KINDS + t])
-                         for t, name in enumerate(JOKER_NAMES)]
+        st.kept[seat] = [
+            _int_value(obj[name], "kept_jokers[%d][%s]" % (seat, name), 0, game.deck[NUM_KINDS + t])
+            for t, name in enumerate(JOKER_NAMES)
+        ]
 
     face = _list(d["face_up"], NUM_SLOTS, "face_up")
-    st.face_up = [_name(c, CARD_INDEX, "face_up[%d]" % i, allow_none=True)
-                  for i, c in enumerate(face)]
+    st.face_up = [_name(c, CARD_INDEX, "face_up[%d]" % i, allow_none=True) for i, c in enumerate(face)]
 
     unseen = _dict(d["unseen"], CARD_NAMES, "unseen")
-    st.unseen = [_int_value(unseen[CARD_NAMES[c]], "unseen[%s]" % CARD_NAMES[c], 0, game.deck[c])
-                 for c in range(NUM_CARDS)]
+    st.unseen = [
+        _int_value(unseen[CARD_NAMES[c]], "unseen[%s]" % CARD_NAMES[c], 0, game.deck[c]) for c in range(NUM_CARDS)
+    ]
 
     st.draw_pile = _int(d, "draw_pile", 0, game.deck_size)
     st.reserve = _int(d, "reserve", 0, p["reserve"])
@@ -303,8 +338,13 @@ def _check_consistency(game, st):
     if stage == "check" and st.check_space in RACCOON_SPACES and ph in ("take", "refill"):
         if not st.steal_next:
             _fail("a collection at %s before its steal needs steal_next", SPACE_NAMES[st.check_space])
-    if stage == "check" and ph == "place" and st.check_space in RACCOON_SPACES \
-            and not st.steal_next and st.pending >= NUM_KINDS:
+    if (
+        stage == "check"
+        and ph == "place"
+        and st.check_space in RACCOON_SPACES
+        and not st.steal_next
+        and st.pending >= NUM_KINDS
+    ):
         _fail("a stolen nut cannot be a joker")
 
     # --- stage-wide rules ---------------------------------------------------------
@@ -384,13 +424,18 @@ def _check_consistency(game, st):
             else:
                 bad = (i < pos and cnt != 0) or (0 < cnt < k)
             if bad:
-                _fail("%d squirrels of seat %d in %s cannot stand there while seat %d collects",
-                      cnt, seat, SPACE_NAMES[cs], st.seat)
+                _fail(
+                    "%d squirrels of seat %d in %s cannot stand there while seat %d collects",
+                    cnt,
+                    seat,
+                    SPACE_NAMES[cs],
+                    st.seat,
+                )
     else:  # final, or over after the end of the game
         for sp in TWO_AREA + THREE_AREA:
             if any(st.board[sp]):
                 _fail("after the end only the 4-area holds squirrels")
-        served = order if ph in ("final_jokers", "terminal") else order[:order.index(st.seat)]
+        served = order if ph in ("final_jokers", "terminal") else order[: order.index(st.seat)]
         for seat in served:
             if st.board[FOUR][seat] >= 4:
                 _fail("seat %d still has 4 squirrels in the 4-area after being served", seat)
@@ -399,7 +444,7 @@ def _check_consistency(game, st):
     if stage == "over" and st.end_triggered and any(any(row) for row in st.kept):
         _fail("no kept jokers are left after the game end")
     if ph == "final_jokers":
-        for seat in order[:order.index(st.seat)]:
+        for seat in order[: order.index(st.seat)]:
             if any(st.kept[seat]):
                 _fail("seat %d placed its kept jokers already", seat)
 
@@ -420,8 +465,12 @@ def _check_below_threshold(st, spaces):
     for sp in spaces:
         for seat in range(st._n):
             if st.board[sp][seat] >= THRESHOLD[sp]:
-                _fail("seat %d has %d squirrels in %s, which would have been collected",
-                      seat, st.board[sp][seat], SPACE_NAMES[sp])
+                _fail(
+                    "seat %d has %d squirrels in %s, which would have been collected",
+                    seat,
+                    st.board[sp][seat],
+                    SPACE_NAMES[sp],
+                )
 
 
 def _check_cards(game, st):
@@ -435,8 +484,11 @@ def _check_cards(game, st):
             _fail("deal_face_up fills slots 0..3 in order; face_up=%r", st.face_up)
     else:
         for i, c in enumerate(st.face_up):
-            if c is None and not (ph == "refill" and i == st.refill_slot) \
-                    and not (st.end_triggered and st.draw_pile == 0):
+            if (
+                c is None
+                and not (ph == "refill" and i == st.refill_slot)
+                and not (st.end_triggered and st.draw_pile == 0)
+            ):
                 _fail("face-up slot %d is empty although cards are left to draw", i)
 
     # Cards not yet drawn: the pile and the reserve (plus undealt set-up cards).
@@ -449,8 +501,11 @@ def _check_cards(game, st):
         elif ph == "place":
             undealt = n - st.seat - 1
     if sum(st.unseen) != st.draw_pile + st.reserve + undealt:
-        _fail("sum(unseen)=%d but draw_pile + reserve (+ undealt set-up cards) = %d",
-              sum(st.unseen), st.draw_pile + st.reserve + undealt)
+        _fail(
+            "sum(unseen)=%d but draw_pile + reserve (+ undealt set-up cards) = %d",
+            sum(st.unseen),
+            st.draw_pile + st.reserve + undealt,
+        )
 
     # Set-up: each seat before the set-up seat received exactly one nut.
     if stage == "setup":
@@ -479,7 +534,7 @@ def _check_cards(game, st):
     for seat in range(n):
         for kind, nuts, jokers in st.stores[seat]:
             if kind is not None:
-                known[kind] += nuts - jokers     # non-joker nuts of a kind are that kind's cards
+                known[kind] += nuts - jokers  # non-joker nuts of a kind are that kind's cards
                 store_jokers[kind] += jokers
     for c in range(NUM_CARDS):
         if known[c] > game.deck[c]:

@@ -16,9 +16,26 @@ import copy
 
 from . import actions as act
 from .board import (
-    ALL_SLOTS, CARD_NAMES, FOUR, JOKER_KINDS, KINDS, NUM_CARDS, NUM_KINDS, NUM_SLOTS,
-    NUM_SPACES, NUM_STORES, PRE_PLACE_SPACES, PUSHED_TO, RACCOON_SPACES, SPACE_NAMES,
-    START_TO_SPACE, TAKES_FROM, THREE_AREA, THRESHOLD, TWO_AREA, is_joker,
+    ALL_SLOTS,
+    CARD_NAMES,
+    FOUR,
+    JOKER_KINDS,
+    KINDS,
+    NUM_CARDS,
+    NUM_KINDS,
+    NUM_SLOTS,
+    NUM_SPACES,
+    NUM_STORES,
+    PRE_PLACE_SPACES,
+    PUSHED_TO,
+    RACCOON_SPACES,
+    SPACE_NAMES,
+    START_TO_SPACE,
+    TAKES_FROM,
+    THREE_AREA,
+    THRESHOLD,
+    TWO_AREA,
+    is_joker,
 )
 
 CHANCE = -1
@@ -49,28 +66,28 @@ class State:
         self._turn_cap = p["turn_cap"]
         # --- control -------------------------------------------------------
         self.stage = "setup"
-        self.phase = "deal_face_up"       # Set-up 1: four chance draws fill slots 0..3
+        self.phase = "deal_face_up"  # Set-up 1: four chance draws fill slots 0..3
         self.active = 0
         self.turn = 0
         self.seat = None
-        self.check_space = None           # index into SPACE_NAMES
-        self.pending = None               # card type
+        self.check_space = None  # index into SPACE_NAMES
+        self.pending = None  # card type
         self.steal_next = False
         self.refill_slot = None
-        self.roll_choice = None           # (a, b)
+        self.roll_choice = None  # (a, b)
         self.pre_place_left = 0
         # --- material ------------------------------------------------------
-        self.start_track = set()          # occupied start spaces (active player's)
+        self.start_track = set()  # occupied start spaces (active player's)
         self.board = [[0] * n for _ in range(NUM_SPACES)]
         # stores[seat][s] = [kind or None, nuts, jokers]; full <=> nuts == capacity
         self.stores = [[[None, 0, 0] for _ in range(NUM_STORES)] for _ in range(n)]
         self.kept = [[0] * len(JOKER_KINDS) for _ in range(n)]
         self.face_up = [None] * NUM_SLOTS
         self.unseen = list(game.deck)
-        self.draw_pile = game.initial_draw_pile   # Set-up 3
+        self.draw_pile = game.initial_draw_pile  # Set-up 3
         self.reserve = p["reserve"]
         self.end_triggered = False
-        self.david = None                 # David starts with nobody
+        self.david = None  # David starts with nobody
         self._history = []
 
     # =====================================================================
@@ -104,7 +121,7 @@ class State:
         return copy.deepcopy(self)
 
     def __deepcopy__(self, memo):
-        new = copy.copy(self)          # shares the (immutable) game
+        new = copy.copy(self)  # shares the (immutable) game
         for name in ("start_track", "board", "stores", "kept", "face_up", "unseen", "_history"):
             setattr(new, name, copy.deepcopy(getattr(self, name), memo))
         return new
@@ -115,8 +132,7 @@ class State:
             return self._roll_outcomes()
         if self.phase in ("deal_face_up", "deal_start_nut", "refill"):
             total = sum(self.unseen)
-            return [(act.draw_action(c), self.unseen[c] / total)
-                    for c in range(NUM_CARDS) if self.unseen[c] > 0]
+            return [(act.draw_action(c), self.unseen[c] / total) for c in range(NUM_CARDS) if self.unseen[c] > 0]
         return []
 
     def legal_actions(self):
@@ -135,8 +151,9 @@ class State:
         else:
             legal = self.legal_actions()
         if action not in legal:
-            raise ValueError("illegal action %d (%s) in phase %s" % (
-                action, act.ACTION_STRINGS.get(action, "?"), self.phase))
+            raise ValueError(
+                "illegal action %d (%s) in phase %s" % (action, act.ACTION_STRINGS.get(action, "?"), self.phase)
+            )
         self._history.append(action)
         self._apply(action)
         self._apply_forced_moves()
@@ -169,8 +186,7 @@ class State:
     def best_full_store(self, seat):
         """Value of the seat's most valuable full store (0 if none): the tie-break."""
         caps, vals = self._game.capacities, self._game.values
-        return max([vals[s] for s in range(NUM_STORES) if self.stores[seat][s][1] == caps[s]],
-                   default=0)
+        return max([vals[s] for s in range(NUM_STORES) if self.stores[seat][s][1] == caps[s]], default=0)
 
     def returns(self):
         """1/k to each of k tied winners, 0 to everyone else; zeros before the end."""
@@ -186,6 +202,7 @@ class State:
 
     def to_json(self):
         from .serialize import state_to_json
+
         return state_to_json(self)
 
     # =====================================================================
@@ -285,7 +302,7 @@ class State:
             out = [act.STOP]
             if self.pre_place_left > 0 and self.supply(seat) > 0:
                 for i, sp in enumerate(PRE_PLACE_SPACES):
-                    if self.board[sp][seat] == 0:          # at most one of its own per space
+                    if self.board[sp][seat] == 0:  # at most one of its own per space
                         out.append(act.PUT_BASE + i)
             return out
         if ph == "choose_space":
@@ -462,7 +479,7 @@ class State:
             return
         x, y = act.decode_roll(a)
         if x == y:
-            self.start_track.add(x)       # a squirrel from the supply goes on space x
+            self.start_track.add(x)  # a squirrel from the supply goes on space x
             self.phase = "roll_or_stop"
         else:
             self.roll_choice = (x, y)
@@ -533,7 +550,7 @@ class State:
         self.steal_next = sp in RACCOON_SPACES
         # 2. take a face-up card from the allowed slots; no card if all are empty.
         if self._takeable_slots():
-            self.phase = "take"           # a single slot is applied as a forced move
+            self.phase = "take"  # a single slot is applied as a forced move
         else:
             self._after_place()
 
@@ -550,7 +567,7 @@ class State:
             self.phase = "refill"
             self.refill_slot = slot
         else:
-            self._enter_place()           # the slot stays empty
+            self._enter_place()  # the slot stays empty
 
     def _enter_place(self):
         """Receiving a nut: place at once; a kind fitting no store is discarded."""
@@ -563,7 +580,7 @@ class State:
     def _apply_place(self, a):
         seat, card = self.seat, self.pending
         if a == act.KEEP_JOKER:
-            self.kept[seat][card - NUM_KINDS] += 1      # kept jokers wait in front of the player
+            self.kept[seat][card - NUM_KINDS] += 1  # kept jokers wait in front of the player
         elif a >= act.JOKER_BASE:
             self._place_joker_action(seat, a)
         else:
@@ -582,7 +599,7 @@ class State:
             if self.steal_next:
                 self._enter_steal()
             else:
-                self._check_continue()    # the loop continues in the same space
+                self._check_continue()  # the loop continues in the same space
         elif self.stage == "final":
             self._final_serve()
         else:
@@ -603,11 +620,11 @@ class State:
         v, s = divmod(a - act.STEAL_BASE, 8)
         store = self.stores[v][s]
         kind = store[0]
-        store[1] -= 1                     # joker nuts are never taken
+        store[1] -= 1  # joker nuts are never taken
         if store[1] == 0:
-            store[0] = None               # a store emptied by theft is empty again
-        self.david = v                    # David moves in front of the victim
-        self.pending = kind               # the thief places the stolen nut at once
+            store[0] = None  # a store emptied by theft is empty again
+        self.david = v  # David moves in front of the victim
+        self.pending = kind  # the thief places the stolen nut at once
         self._enter_place()
 
     def _after_check(self):
@@ -667,7 +684,7 @@ class State:
             self.kept[seat] = [0] * len(JOKER_KINDS)
             nxt = (seat + 1) % self._n
             if nxt == self.active:
-                self._game_over()         # End 4
+                self._game_over()  # End 4
                 return
             self.seat = nxt
 
@@ -676,8 +693,10 @@ class State:
     # =====================================================================
     def __str__(self):
         lines = []
-        lines.append("Auf die Nüsse! %d players, stage %s, phase %s, turn %d, active seat %d"
-                     % (self._n, self.stage, self.phase, self.turn, self.active))
+        lines.append(
+            "Auf die Nüsse! %d players, stage %s, phase %s, turn %d, active seat %d"
+            % (self._n, self.stage, self.phase, self.turn, self.active)
+        )
         extra = []
         if self.seat is not None:
             extra.append("seat %d" % self.seat)
@@ -698,13 +717,19 @@ class State:
         track = " ".join(str(x) if x in self.start_track else "." for x in range(2, 13))
         lines.append("start track (2..12): %s" % track)
         for sp in range(NUM_SPACES):
-            lines.append("  %-2s (k=%d): %s" % (SPACE_NAMES[sp], THRESHOLD[sp],
-                                                " ".join(str(c) for c in self.board[sp])))
-        lines.append("face up: %s" % ", ".join(
-            CARD_NAMES[c] if c is not None else "-" for c in self.face_up))
-        lines.append("draw pile %d, reserve %d, end triggered %s, David %s" % (
-            self.draw_pile, self.reserve, self.end_triggered,
-            "nobody" if self.david is None else "seat %d" % self.david))
+            lines.append(
+                "  %-2s (k=%d): %s" % (SPACE_NAMES[sp], THRESHOLD[sp], " ".join(str(c) for c in self.board[sp]))
+            )
+        lines.append("face up: %s" % ", ".join(CARD_NAMES[c] if c is not None else "-" for c in self.face_up))
+        lines.append(
+            "draw pile %d, reserve %d, end triggered %s, David %s"
+            % (
+                self.draw_pile,
+                self.reserve,
+                self.end_triggered,
+                "nobody" if self.david is None else "seat %d" % self.david,
+            )
+        )
         caps = self._game.capacities
         pts = self.scores()
         for seat in range(self._n):
@@ -715,11 +740,14 @@ class State:
                 elif nuts == 0:
                     parts.append("%d:-/%d" % (s, caps[s]))
                 else:
-                    parts.append("%d:%d/%d %s%s" % (s, nuts, caps[s], KINDS[kind],
-                                                    " (%d j)" % jokers if jokers else ""))
-            kept = ", ".join("%dx %s" % (cnt, CARD_NAMES[NUM_KINDS + t])
-                             for t, cnt in enumerate(self.kept[seat]) if cnt)
-            lines.append("seat %d: supply %d, %d points; stores %s%s" % (
-                seat, self.supply(seat), pts[seat], "; ".join(parts),
-                "; kept " + kept if kept else ""))
+                    parts.append(
+                        "%d:%d/%d %s%s" % (s, nuts, caps[s], KINDS[kind], " (%d j)" % jokers if jokers else "")
+                    )
+            kept = ", ".join(
+                "%dx %s" % (cnt, CARD_NAMES[NUM_KINDS + t]) for t, cnt in enumerate(self.kept[seat]) if cnt
+            )
+            lines.append(
+                "seat %d: supply %d, %d points; stores %s%s"
+                % (seat, self.supply(seat), pts[seat], "; ".join(parts), "; kept " + kept if kept else "")
+            )
         return "\n".join(lines)

@@ -1,0 +1,25 @@
+"""Random play for tests: chance outcomes by their exact probabilities, decisions uniformly."""
+
+from __future__ import annotations
+
+import random
+
+
+def random_step(state, rng: random.Random) -> int:
+    """Apply one random action (chance by probability) and return it."""
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        action = rng.choices(actions, probs)[0]
+    else:
+        action = rng.choice(state.legal_actions())
+    state.apply_action(action)
+    return action
+
+
+def play_randomly(state, rng: random.Random, max_steps: int = 10**9):
+    """Random play until the end or max_steps; returns the state."""
+    for _ in range(max_steps):
+        if state.is_terminal():
+            break
+        random_step(state, rng)
+    return state
