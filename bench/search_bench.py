@@ -1,6 +1,6 @@
 """Search strength, speed and memory for Auf die Nüsse!, written as Markdown for bench/RESULTS.md.
 
-    python bench/search_bench.py strength [--games 200] [--iterations 2000]
+    python bench/search_bench.py strength [--games 200] [--games-multi 60] [--iterations 2000] [--rows 2:greedy]
     python bench/search_bench.py speed [--iterations 200000]
     python bench/search_bench.py memory [--iterations 1000000]
 
@@ -41,12 +41,10 @@ def strength(args) -> None:
     print(f"machine: {machine()}\n")
     print("| players | opponents | games | MCTS win share | 95% CI | mean score MCTS / opponents | seconds |")
     print("|---|---|---|---|---|---|---|")
-    plan = [
-        (2, "random", args.games),
-        (2, "greedy", args.games),
-        (3, "greedy", args.games_multi),
-        (4, "greedy", args.games_multi),
-    ]
+    plan = []
+    for row in args.rows.split(","):
+        players, opponent = row.split(":")
+        plan.append((int(players), opponent, args.games if players == "2" else args.games_multi))
     for players, opponent, games in plan:
         game = nutcore.load_game("auf_die_nuesse", players=players)
         start = time.perf_counter()
@@ -102,6 +100,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--child", action="store_true")
+    parser.add_argument("--rows", default="2:random,2:greedy,3:greedy,4:greedy", help="players:opponent,...")
     args = parser.parse_args()
     if args.iterations is None:
         args.iterations = {"strength": 2000, "speed": 200_000, "memory": 1_000_000}[args.what]
