@@ -44,11 +44,12 @@ void bind_search(py::module_& m) {
       evaluate_all(*state.game, state.state, v);
       return std::vector<double>(v, v + state.game->num_players());
     }, py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
-    m.def("expectimax_search", [](const PyState<G>& state, int depth, double bound, bool pruning) {
+    m.def("expectimax_search", [](const PyState<G>& state, int depth, double bound, bool pruning, bool star2) {
       ExpectimaxOptions o;
       o.depth = depth;
       o.bound = bound;
       o.pruning = pruning;
+      o.star2 = star2;
       ExpectimaxResult r;
       {
         py::gil_scoped_release release;
@@ -59,7 +60,7 @@ void bind_search(py::module_& m) {
       out["nodes"] = r.nodes;
       out["elapsed"] = r.elapsed;
       return out;
-    }, py::arg("state"), py::arg("depth"), py::arg("bound"), py::arg("pruning"));
+    }, py::arg("state"), py::arg("depth"), py::arg("bound"), py::arg("pruning"), py::arg("star2"));
   }
   if constexpr (HasRolloutPolicy<G>) {
     m.def("greedy_action", [](const PyState<G>& state) {

@@ -7,7 +7,8 @@
 // Values are vectors, one entry per player. With two players the search runs on the margin
 // v = eval_0 - eval_1 (zero-sum) with alpha-beta at decision nodes and Star1 pruning at chance
 // nodes (Ballard 1983; Hauk, Buro & Schaeffer 2004): once the outcomes seen so far bound the
-// expectation outside (alpha, beta), the rest are skipped, using |v| <= bound.
+// expectation outside (alpha, beta), the rest are skipped, using |v| <= bound; Star2 first probes
+// one move below each outcome for bounds that may cut the whole chance node at once.
 // Depth counts plies: every decision and every chance event is one.
 #pragma once
 
@@ -32,11 +33,15 @@ struct ExpectimaxOptions {
   int depth = 4;
   double bound = 1e6;  // |eval_i| <= bound; used by Star1 (two players)
   bool pruning = true;
+  // Star2 probing: correct, but on Auf die Nüsse! it costs more nodes than it saves (bench/RESULTS.md).
+  bool star2 = false;
 };
 
 struct ExpectimaxResult {
   Action best_action = -1;
-  std::vector<ActionStats> actions;  // mean_value: the action's value for the mover (margin with 2 players)
+  // mean_value: the action's value for the mover (the margin with 2 players). With two players and
+  // pruning, exact for the best action and an upper bound for the others.
+  std::vector<ActionStats> actions;
   std::vector<double> root_value;
   long nodes = 0;
   double elapsed = 0.0;
@@ -63,14 +68,20 @@ class Expectimax {
     game_.legal_actions(root, legal);
     double best = -std::numeric_limits<double>::infinity();
     std::vector<double> best_vec(n, 0.0);
+    double alpha = -inf(), beta = inf();
     for (Action a : legal) {
       State child = root;
       game_.apply(child, a);
       double value;
       std::vector<double> vec(n, 0.0);
       if (n == 2) {
-        // Full window at the root so that every action gets its exact depth-limited value.
-        const double margin = margin_search(child, options_.depth - 1, -inf(), inf());
+        // With pruning the root keeps an alpha-beta window too: the chosen action's value is exact,
+        // the others' are upper bounds (fail-soft). Without pruning every value is exact.
+        const double margin = margin_search(child, options_.depth - 1, alpha, beta);
+        if (options_.pruning) {
+          if (mover == 0) alpha = std::max(alpha, margin);
+          else beta = std::min(beta, margin);
+        }
         value = mover == 0 ? margin : -margin;
         vec[0] = margin;
         vec[1] = -margin;
@@ -114,6 +125,29 @@ class Expectimax {
     if (game_.is_chance(s)) {
       typename G::Chances outcomes;
       game_.chance_outcomes(s, outcomes);
+      if (options_.pruning && options_.star2 && depth >= 2) {
+        // Star2 probing: one move of each outcome's decision node bounds that outcome's value
+        // (from below where seat 0 moves, from above where seat 1 moves); the bounds together
+        // may already settle the chance node outside the window.
+        double lower = 0.0, upper = 0.0;
+        for (const auto& o : outcomes) {
+          State child = s;
+          game_.apply(child, o.action);
+          double child_lo = lo, child_hi = hi;
+          if (!game_.is_terminal(child) && !game_.is_chance(child)) {
+            typename G::Actions legal;
+            game_.legal_actions(child, legal);
+            State probe = child;
+            game_.apply(probe, legal[0]);
+            const double v = margin_search(probe, depth - 2, -inf(), inf());
+            if (game_.current_player(child) == 0) child_lo = v; else child_hi = v;
+          }
+          lower += o.probability * child_lo;
+          upper += o.probability * child_hi;
+        }
+        if (lower >= beta) return lower;
+        if (upper <= alpha) return upper;
+      }
       double sum = 0.0, remaining = 1.0;
       for (const auto& o : outcomes) {
         State child = s;

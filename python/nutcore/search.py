@@ -13,7 +13,7 @@ ALGORITHMS = {
     "auf_die_nuesse": ("mcts", "expectimax", "solver"),
 }
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
-_EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True}
+_EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
 
 
 @dataclass
@@ -81,7 +81,9 @@ def best_move(
     algorithm: "auto" (the best the game supports), "mcts", "expectimax" or "solver".
     iterations / time_limit: the MCTS budget (default 1000 iterations); threads: root-parallel trees;
     seed: makes the search reproducible (None: a fresh random seed). Other keyword options go to the
-    algorithm (MCTS: exploration, heuristic_rollouts, max_nodes; expectimax: depth, bound, pruning).
+    algorithm (MCTS: exploration, heuristic_rollouts, max_nodes; expectimax: depth, bound, pruning, star2).
+    Expectimax with pruning (two players) gives the exact value for the chosen move and upper bounds
+    for the others; pruning=False gives every move's exact value.
     """
     game = _game_name(state)
     supported = ALGORITHMS[game]
@@ -147,7 +149,9 @@ def best_move(
         opts = _check_options(algorithm, options, _EXPECTIMAX_OPTIONS)
         if not isinstance(opts["depth"], int) or not 1 <= opts["depth"] <= 64:
             raise ValueError("best_move: depth must be an int in 1..64")
-        raw = _core.expectimax_search(state, opts["depth"], float(opts["bound"]), bool(opts["pruning"]))
+        raw = _core.expectimax_search(
+            state, opts["depth"], float(opts["bound"]), bool(opts["pruning"]), bool(opts["star2"])
+        )
         stats = [
             ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
         ]
