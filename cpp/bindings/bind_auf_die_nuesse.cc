@@ -13,8 +13,9 @@ void bind_auf_die_nuesse(py::module_& m) {
   m.def("adn_solve_turn", [](const PyState<adn::Game>& state) {
     adn::TurnSolverResult r;
     {
+      const auto root = state.state;  // a copy: Python may touch `state` while the GIL is released
       py::gil_scoped_release release;
-      r = adn::solve_turn(*state.game, state.state);
+      r = adn::solve_turn(*state.game, root);
     }
     py::dict out = stats_to_py(r.best_action, r.actions);
     out["value"] = r.value;

@@ -52,8 +52,9 @@ void bind_search(py::module_& m) {
       o.star2 = star2;
       ExpectimaxResult r;
       {
+        const auto root = state.state;  // a copy: Python may touch `state` while the GIL is released
         py::gil_scoped_release release;
-        r = Expectimax<G>(*state.game, o).search(state.state);
+        r = Expectimax<G>(*state.game, o).search(root);
       }
       py::dict out = stats_to_py(r.best_action, r.actions);
       out["root_value"] = r.root_value;
@@ -82,8 +83,9 @@ void bind_search(py::module_& m) {
     o.max_nodes = max_nodes;
     MctsResult r;
     {
+      const auto root = state.state;  // a copy: Python may touch `state` while the GIL is released
       py::gil_scoped_release release;
-      r = mcts_search(*state.game, state.state, o);
+      r = mcts_search(*state.game, root, o);
     }
     return mcts_result_to_py(r);
   }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
