@@ -327,3 +327,23 @@ def test_cli(tmp_path, capsys):
     path.write_text("{}")
     assert main(["bestmove", "auf_die_nuesse", "--json", str(path)]) == 2
     assert main(["playouts", "auf_die_nuesse", "--games", "10"]) == 0
+
+
+def test_turn_solver_equals_brute_force_on_positions_from_play():
+    # Few squirrels per player keep a turn short enough for brute force; the positions are the
+    # roll / stop and choose-space decisions met along random games.
+    game = nutcore.load_game("auf_die_nuesse", players=3, squirrels=3)
+    rng = random.Random(17)
+    state = game.new_initial_state()
+    found = 0
+    while found < 15:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        if state.to_json()["phase"] in ("roll_or_stop", "choose_space") and rng.random() < 0.2:
+            result = nutcore.best_move(state, algorithm="solver")
+            for stat in result.actions:
+                expected = brute_value(state, stat.action, state.current_player())
+                assert stat.value == pytest.approx(expected, abs=1e-9)
+            assert result.action_string == max(result.actions, key=lambda s: s.value).action_string
+            found += 1
+        random_step(state, rng)
