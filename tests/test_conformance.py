@@ -1,0 +1,105 @@
+"""The conformance harness: checks every game in nutcore.list_games() must pass, whatever its
+rules (in the spirit of OpenSpiel's RandomSimTest). Game-specific tests live in their own files."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import nutcore
+from playing import random_step
+
+GAMES = [(name, players) for name in nutcore.list_games() for players in (2, 3, 4)]
+
+
+@pytest.fixture(params=GAMES, ids=lambda g: f"{g[0]}-{g[1]}p")
+def game(request):
+    name, players = request.param
+    return nutcore.load_game(name, players=players)
+
+
+def test_game_object(game):
+    assert game.num_players() == game.params["players"]
+    assert game.num_distinct_actions() > 0
+    again = nutcore.load_game(type(game).name, **game.params)
+    assert again.params == game.params
+
+
+def test_random_simulation(game):
+    rng = random.Random(game.num_players())
+    n = game.num_players()
+    distinct = game.num_distinct_actions()
+    for _ in range(5):
+        state = game.new_initial_state()
+        history = []
+        while not state.is_terminal():
+            player = state.current_player()
+            if state.is_chance_node():
+                assert player == nutcore.CHANCE and state.legal_actions() == []
+                outcomes = state.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                assert actions == sorted(set(actions)) and all(0 <= a < distinct for a in actions)
+                assert all(p > 0 for _, p in outcomes) and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+            else:
+                assert 0 <= player < n and state.chance_outcomes() == []
+                legal = state.legal_actions()
+                assert legal == sorted(set(legal)) and all(0 <= a < distinct for a in legal)
+                for a in legal:
+                    assert state.string_to_action(state.action_to_string(a)) == a
+            assert state.returns() == [0.0] * n
+            history.append(random_step(state, rng))
+        assert state.current_player() == nutcore.TERMINAL
+        assert state.legal_actions() == [] and state.chance_outcomes() == []
+        assert abs(sum(state.returns()) - 1.0) < 1e-12 and len(state.scores()) == n
+        assert state.history() == history
+
+
+def test_encodings_round_trip_everywhere(game):
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if rng.random() < 0.2:
+            assert game.deserialize_state(state.serialize()) == state
+            loaded = game.state_from_json(state.to_json())
+            assert loaded == state and loaded.to_json() == state.to_json()
+            assert str(loaded) == str(state)
+        random_step(state, rng)
+    assert game.deserialize_state(state.serialize()) == state
+
+
+def test_clone_and_replay(game):
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    for _ in range(100):
+        random_step(state, rng)
+    copy = state.clone()
+    replay = game.new_initial_state()
+    for a in state.history():
+        replay.apply_action(a)
+    assert replay == state == copy
+    random_step(copy, rng)
+    assert copy != state
+
+
+def test_illegal_actions_change_nothing(game):
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for _ in range(60):
+        allowed = set(state.legal_actions()) | {a for a, _ in state.chance_outcomes()}
+        before = state.to_json()
+        for bad in [
+            -1,
+            game.num_distinct_actions(),
+            *[a for a in range(game.num_distinct_actions()) if a not in allowed][:5],
+        ]:
+            with pytest.raises(ValueError):
+                state.apply_action(bad)
+        assert state.to_json() == before
+        random_step(state, rng)
+
+
+def test_random_playouts_in_cpp(game):
+    returns, lengths = game.random_playouts(20, seed=1)
+    assert returns.shape == (20, game.num_players()) and (abs(returns.sum(axis=1) - 1) < 1e-12).all()
+    assert (lengths > 0).all()
