@@ -1,0 +1,112 @@
+"""The Purzelbaum tumbling-nut model (issue 4, item 1): exactness checks on the quadrature."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from nutcore.reference import tumble_model as tm
+
+TABLE = tm.outcome_table()
+ENDS = tm.branch_ends()
+HOLES = tm.DEFAULT_HOLES
+
+
+def test_shape_and_probabilities_sum_to_one():
+    assert len(TABLE) == 16 and all(len(row) == 20 for row in TABLE)
+    for row in TABLE:
+        for outcomes in row:
+            assert len(outcomes) == 22 and min(outcomes) >= 0
+            assert sum(outcomes) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_default_geometry():
+    assert len(HOLES) == 20 and HOLES[0] == (-1, -2) and HOLES[-1] == (1, 2)
+    assert (0, 0) not in HOLES and (2, 2) not in HOLES
+    assert ENDS[0] == pytest.approx((1.3, 0.0)) and ENDS[1] == pytest.approx((-1.3, 0.0))
+    assert ENDS[2] == pytest.approx((2.1 * math.cos(math.pi / 8), 2.1 * math.sin(math.pi / 8)))
+
+
+def test_off_the_box_matches_the_closed_form():
+    def box_probability(mx, my, s=tm.DEFAULT_SIGMA):
+        cdf = lambda z: 0.5 * math.erfc(-z / math.sqrt(2))  # noqa: E731
+        return (cdf((3 - mx) / s) - cdf((-3 - mx) / s)) * (cdf((3 - my) / s) - cdf((-3 - my) / s))
+
+    for e, (mx, my) in enumerate(ENDS):
+        for t in range(20):
+            assert TABLE[e][t][21] == pytest.approx(1 - box_probability(mx, my), abs=1e-12)
+
+
+def test_disk_quadrature_matches_the_closed_form():
+    # Centred on the mean: P(|X| <= R) = 1 - exp(-R^2 / (2 sigma^2)).
+    for sigma in (0.1, 0.5, 1.5):
+        for radius in (0.1, 0.35, 0.49):
+            expected = 1 - math.exp(-(radius**2) / (2 * sigma**2))
+            assert tm._disk_probability(0.0, 0.0, radius, 0.0, 0.0, sigma) == pytest.approx(expected, abs=1e-10)
+
+
+def rotate(point, quarter_turns):
+    x, y = point
+    for _ in range(quarter_turns):
+        x, y = -y, x
+    return (x, y)
+
+
+def test_symmetry_of_the_default_board():
+    # A quarter turn maps holes to holes and end e (angle 22.5 * k) to the end at angle + 90 degrees.
+    angle_index = {}
+    for e, (x, y) in enumerate(ENDS):
+        angle_index[round(math.degrees(math.atan2(y, x)), 6) % 360] = e
+    hole_index = {h: i for i, h in enumerate(HOLES)}
+    for e, (x, y) in enumerate(ENDS):
+        rx, ry = rotate((x, y), 1)
+        e2 = angle_index[round(math.degrees(math.atan2(ry, rx)), 6) % 360]
+        for t, hole in enumerate(HOLES):
+            t2 = hole_index[rotate(hole, 1)]
+            mapped = [TABLE[e2][t2][0]] + [0.0] * 20 + [TABLE[e2][t2][21]]
+            for h, other in enumerate(HOLES):
+                mapped[1 + h] = TABLE[e2][t2][1 + hole_index[rotate(other, 1)]]
+            assert mapped == pytest.approx(list(TABLE[e][t]), abs=1e-9)
+
+
+def test_hit_probability_falls_with_sigma_and_distance():
+    # End 0 lies 0.3 from hole (1, 0), inside the hit disk: more noise, fewer hits.
+    target = HOLES.index((1, 0))
+    hits = [tm.outcome_table(sigma=s)[0][target][0] for s in (0.2, 0.3, 0.5, 0.8, 1.2)]
+    assert hits == sorted(hits, reverse=True) and hits[0] > 0.4
+    # At fixed sigma, targets farther from the end are hit less often.
+    for e, end in enumerate(ENDS):
+        by_distance = sorted(range(20), key=lambda t: math.dist(end, HOLES[t]))
+        for near, far in zip(by_distance, by_distance[1:]):
+            if math.dist(end, HOLES[far]) - math.dist(end, HOLES[near]) > 1e-9:
+                assert TABLE[e][near][0] >= TABLE[e][far][0] - 1e-15
+
+
+def test_monte_carlo_agrees():
+    rng = np.random.default_rng(2026)
+    holes = np.array(HOLES, dtype=float)
+    n = 400_000
+    for e, t in [(0, HOLES.index((1, 0))), (3, HOLES.index((-2, -1))), (9, HOLES.index((0, 2)))]:
+        points = np.array(ENDS[e]) + tm.DEFAULT_SIGMA * rng.standard_normal((n, 2))
+        outside = (np.abs(points) > 3).any(axis=1)
+        nearest = np.argmin(((points[:, None, :] - holes[None, :, :]) ** 2).sum(axis=2), axis=1)
+        hit = np.linalg.norm(points - holes[t], axis=1) <= tm.DEFAULT_HIT_RADIUS
+        counts = np.zeros(22)
+        counts[0] = hit.sum()
+        counts[21] = outside.sum()
+        buried = ~hit & ~outside
+        counts[1:21] = np.bincount(nearest[buried], minlength=20)
+        for k in range(22):
+            p = TABLE[e][t][k]
+            assert abs(counts[k] / n - p) <= 5 * math.sqrt(p * (1 - p) / n) + 1e-6, (e, t, k)
+
+
+def test_bad_geometry_is_rejected():
+    with pytest.raises(ValueError):
+        tm.outcome_table(sigma=0)
+    with pytest.raises(ValueError):
+        tm.outcome_table(hit_radius=0.6)
+    with pytest.raises(ValueError):
+        tm.outcome_table(holes=((0, 0), (5, 0)))
