@@ -6,6 +6,7 @@
 namespace nutcore::bindings {
 namespace py = pybind11;
 void bind_auf_die_nuesse(py::module_& m);
+void bind_purzelbaum(py::module_& m);
 }  // namespace nutcore::bindings
 
 #define STRINGIFY(x) #x
@@ -17,6 +18,6 @@ PYBIND11_MODULE(_core, m) {
   m.attr("CHANCE") = nutcore::kChancePlayer;
   m.attr("TERMINAL") = nutcore::kTerminalPlayer;
   m.attr("__version__") = MACRO_STRINGIFY(VERSION_INFO);
-  // std::invalid_argument already maps to ValueError; make other C++ failures clear too.
   nutcore::bindings::bind_auf_die_nuesse(m);
+  nutcore::bindings::bind_purzelbaum(m);
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace nutcore {
@@ -197,6 +198,11 @@ int64_t Json::as_int(const std::string& what) const {
   if (type_ != Type::kInt) wrong_type(what, "an integer", type_);
   return int_;
 }
+double Json::as_number(const std::string& what) const {
+  if (type_ == Type::kInt) return static_cast<double>(int_);
+  if (type_ != Type::kDouble) wrong_type(what, "a number", type_);
+  return double_;
+}
 const std::string& Json::as_string(const std::string& what) const {
   if (type_ != Type::kString) wrong_type(what, "a string", type_);
   return string_;
@@ -238,9 +244,15 @@ void Json::dump_to(std::string& out) const {
     case Type::kBool: out += bool_ ? "true" : "false"; break;
     case Type::kInt: out += std::to_string(int_); break;
     case Type::kDouble: {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", double_);
+      // The shortest text that reads back as the same double, always with a '.' or an exponent so
+      // that it stays a float on the Python side (as json.dumps writes it).
+      char buf[40];
+      for (int precision = 15; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, double_);
+        if (std::strtod(buf, nullptr) == double_) break;
+      }
       out += buf;
+      if (!std::strpbrk(buf, ".eEn")) out += ".0";
       break;
     }
     case Type::kString:

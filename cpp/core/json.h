@@ -32,6 +32,7 @@ class Json {
   // Typed access: each throws std::invalid_argument naming `what` when the type differs.
   bool as_bool(const std::string& what) const;
   int64_t as_int(const std::string& what) const;
+  double as_number(const std::string& what) const;  // an integer or a number
   const std::string& as_string(const std::string& what) const;
   const std::vector<Json>& as_array(const std::string& what) const;
 

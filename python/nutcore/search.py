@@ -11,6 +11,7 @@ from . import _core
 # Algorithms per game, best first: "auto" takes the first.
 ALGORITHMS = {
     "auf_die_nuesse": ("mcts", "expectimax", "solver"),
+    "purzelbaum": ("mcts",),
 }
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}

@@ -1,0 +1,300 @@
+// Purzelbaum (2-4 players): nuts shoved off the branches tumble into the meadow (a stochastic model,
+// docs/rules/purzelbaum.md); in winter they are dug up again, with perfect memory. Rules as
+// implemented, encodings and the model: docs/rules/purzelbaum.md. This header holds the state
+// layout and the hot rules; purzelbaum.cc the parameters, JSON, validation and text.
+//
+// Contracts as for every nutcore game: legal actions and chance outcomes in ascending id order;
+// apply() takes a legal action and then applies forced decisions (exactly one legal action).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/rng.h"
+#include "core/types.h"
+
+namespace nutcore::purzel {
+
+constexpr int kMaxPlayers = 4;
+constexpr int kMaxHoles = 20;
+constexpr int kMaxEnds = 16;
+constexpr uint8_t kNone = 0xFF;
+
+namespace act {
+constexpr Action kShove = 0;     // + 16 * target + end
+constexpr Action kDig = 320;     // + hole
+constexpr Action kBury = 340;    // + hole
+constexpr Action kHit = 360;     // chance
+constexpr Action kLands = 361;   // chance, + hole
+constexpr Action kOffBox = 381;  // chance
+constexpr int kNumDistinct = 382;
+}  // namespace act
+
+enum class Season : uint8_t { kAutumn, kWinter, kOver };
+enum class Phase : uint8_t { kShove, kTumble, kBury, kDig, kTerminal };
+
+struct Params {
+  int players = 2;
+  std::vector<double> skill_sigma = {0.5};  // one value for everyone, or one per seat
+  double hit_radius = 0.35;
+  std::vector<double> branch_lengths = {1.3, 2.1, 1.3, 2.1, 1.3, 2.1, 1.3, 2.1};
+  std::vector<std::pair<double, double>> holes;  // empty: the default meadow
+  double half_box = 3.0;
+  int turn_cap = 200;
+  // The tumbling model's table per seat, [end][target][outcome] flattened; computed by the shared
+  // model (python/nutcore/reference/tumble_model.py) and handed over when the game is loaded.
+  std::vector<std::vector<double>> tumble_tables;
+};
+
+// The whole position, 48 bytes for every player count and meadow:
+//   hole_nuts[h]   nuts buried in hole h          white   bit h: disk h shows white (winter side)
+//   leaf           bit h: a leaf lies on disk h   ends    bit e: end e still holds its nut and leaf
+//   leaves, nuts   collected per seat             the rest: whose turn, the shove being resolved
+struct State {
+  uint8_t hole_nuts[kMaxHoles];
+  uint32_t white;
+  uint32_t leaf;
+  uint16_t ends;
+  uint16_t turn;
+  uint8_t leaves[kMaxPlayers];
+  uint8_t nuts[kMaxPlayers];
+  uint8_t num_players;
+  Season season;
+  Phase phase;
+  uint8_t current;  // the seat to act (the shover while the nut tumbles)
+  uint8_t shover;
+  uint8_t target;
+  uint8_t end;
+
+  bool operator==(const State& o) const { return std::memcmp(this, &o, sizeof(State)) == 0; }
+};
+static_assert(sizeof(State) == 48, "document the new size in docs/rules/purzelbaum.md");
+static_assert(std::is_trivially_copyable_v<State>);
+
+using ActionList = FixedList<Action, 320>;
+using ChanceList = FixedList<ChanceOutcome, 24>;
+
+class Game {
+ public:
+  static constexpr const char* kName = "purzelbaum";
+  static constexpr bool kHasChance = true;
+  static constexpr bool kHiddenInformation = false;
+  static constexpr int kMaxNumPlayers = kMaxPlayers;
+  static constexpr int kNumDistinctActions = act::kNumDistinct;
+  using StateType = State;
+  using Actions = ActionList;
+  using Chances = ChanceList;
+
+  explicit Game(const Params& params);  // throws std::invalid_argument
+  const Params& params() const { return params_; }
+  int num_players() const { return params_.players; }
+  int num_holes() const { return num_holes_; }
+  int num_ends() const { return num_ends_; }
+
+  State new_initial_state() const;
+  int current_player(const State& s) const {
+    return s.phase == Phase::kTumble ? kChancePlayer : s.phase == Phase::kTerminal ? kTerminalPlayer : s.current;
+  }
+  bool is_chance(const State& s) const { return s.phase == Phase::kTumble; }
+  bool is_terminal(const State& s) const { return s.phase == Phase::kTerminal; }
+  void legal_actions(const State& s, ActionList& out) const;
+  void chance_outcomes(const State& s, ChanceList& out) const;
+  Action sample_chance(const State& s, Rng& rng) const;
+  void apply(State& s, Action a) const;
+  void returns(const State& s, double* out) const;
+  void scores(const State& s, int* out) const;
+
+  // Cold path.
+  static Params params_from_json(const Json& j);
+  Json params_json() const;
+  static std::string action_to_string(Action a);
+  static Action string_to_action(const std::string& text);
+  Json to_json(const State& s) const;
+  State from_json(const Json& j) const;
+  std::string serialize(const State& s) const;
+  State deserialize(const std::string& bytes) const;
+  void validate(const State& s) const;
+  std::string to_string(const State& s) const;
+
+  static constexpr uint8_t kGameTag = 2;
+  static constexpr uint8_t kFormatVersion = 1;
+
+ private:
+  Params params_;
+  int num_holes_ = 0;
+  int num_ends_ = 0;
+  uint32_t all_holes_ = 0;
+  std::vector<double> table_;  // [seat][end][target][outcome]
+
+  const double* outcomes(int seat, int end, int target) const {
+    return &table_[((static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target) * (num_holes_ + 2)];
+  }
+  void do_action(State& s, Action a) const;
+  void after_shove(State& s) const;
+  void run(State& s) const;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Hot rules.
+
+inline void Game::legal_actions(const State& s, ActionList& out) const {
+  out.clear();
+  switch (s.phase) {
+    case Phase::kShove:
+      for (int t = 0; t < num_holes_; ++t)
+        if (!(s.white >> t & 1))
+          for (int e = 0; e < num_ends_; ++e)
+            if (s.ends >> e & 1) out.push_back(act::kShove + 16 * t + e);
+      break;
+    case Phase::kBury:
+      for (int h = 0; h < num_holes_; ++h) out.push_back(act::kBury + h);
+      break;
+    case Phase::kDig:
+      for (int h = 0; h < num_holes_; ++h)
+        if (s.white >> h & 1) out.push_back(act::kDig + h);
+      break;
+    default:
+      break;
+  }
+}
+
+inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
+  out.clear();
+  if (s.phase != Phase::kTumble) return;
+  const double* p = outcomes(s.shover, s.end, s.target);
+  if (p[0] > 0) out.push_back({act::kHit, p[0]});
+  for (int h = 0; h < num_holes_; ++h)
+    if (p[1 + h] > 0) out.push_back({act::kLands + h, p[1 + h]});
+  if (p[1 + num_holes_] > 0) out.push_back({act::kOffBox, p[1 + num_holes_]});
+}
+
+inline Action Game::sample_chance(const State& s, Rng& rng) const {
+  ChanceList list;
+  chance_outcomes(s, list);
+  double r = rng.uniform();
+  for (int i = 0; i + 1 < list.size(); ++i) {
+    r -= list[i].probability;
+    if (r < 0) return list[i].action;
+  }
+  return list[list.size() - 1].action;
+}
+
+// The shove is over once its nut is buried: next autumn turn, or winter, or the end by the cap.
+inline void Game::after_shove(State& s) const {
+  const int n = s.num_players;
+  const int shover = s.shover;
+  s.shover = s.target = s.end = kNone;
+  ++s.turn;
+  if (s.turn >= params_.turn_cap) {
+    s.season = Season::kOver;
+    s.phase = Phase::kTerminal;
+    s.current = 0;  // canonical: nobody is to act
+    return;
+  }
+  if (s.ends == 0) {  // the last nut is buried: winter arrives, snow everywhere
+    s.white = all_holes_;
+    int first = 0;
+    for (int p = 1; p < n; ++p)
+      if (s.leaves[p] <= s.leaves[first]) first = p;  // ties: the latest seat
+    s.current = static_cast<uint8_t>(first);
+    s.season = Season::kWinter;
+    s.phase = Phase::kDig;
+    return;
+  }
+  s.current = static_cast<uint8_t>((shover + 1) % n);
+  s.phase = Phase::kShove;
+}
+
+inline void Game::do_action(State& s, Action a) const {
+  switch (s.phase) {
+    case Phase::kShove:
+      s.target = static_cast<uint8_t>((a - act::kShove) / 16);
+      s.end = static_cast<uint8_t>((a - act::kShove) % 16);
+      s.shover = s.current;
+      s.phase = Phase::kTumble;
+      break;
+    case Phase::kTumble:
+      s.ends = static_cast<uint16_t>(s.ends & ~(1u << s.end));
+      s.white |= 1u << s.target;  // the opened target is closed, winter side up
+      if (a == act::kHit) {
+        ++s.leaves[s.shover];
+        ++s.hole_nuts[s.target];
+        after_shove(s);
+      } else {
+        s.leaf |= 1u << s.target;  // missed: the leaf goes on the target's disk
+        if (a == act::kOffBox) {
+          s.current = static_cast<uint8_t>((s.shover + 1) % s.num_players);
+          s.phase = Phase::kBury;  // the left neighbour chooses the hole
+        } else {
+          ++s.hole_nuts[a - act::kLands];
+          after_shove(s);
+        }
+      }
+      break;
+    case Phase::kBury:
+      ++s.hole_nuts[a - act::kBury];
+      after_shove(s);
+      break;
+    case Phase::kDig: {
+      const int h = a - act::kDig, p = s.current;
+      if (s.leaf >> h & 1) {
+        ++s.leaves[p];
+        s.leaf &= ~(1u << h);
+      }
+      if (s.hole_nuts[h]) {  // found nuts: the disk stays white
+        s.nuts[p] = static_cast<uint8_t>(s.nuts[p] + s.hole_nuts[h]);
+        s.hole_nuts[h] = 0;
+      } else {
+        s.white &= ~(1u << h);  // nothing: thawing, green side up
+      }
+      ++s.turn;
+      if (s.white == 0 || s.turn >= params_.turn_cap) {
+        s.season = Season::kOver;
+        s.phase = Phase::kTerminal;
+        s.current = 0;  // canonical: nobody is to act
+      } else {
+        s.current = static_cast<uint8_t>((p + 1) % s.num_players);
+      }
+      break;
+    }
+    case Phase::kTerminal:
+      break;
+  }
+}
+
+inline void Game::run(State& s) const {
+  for (;;) {
+    if (s.phase == Phase::kTumble || s.phase == Phase::kTerminal) return;
+    ActionList legal;
+    legal_actions(s, legal);
+    if (legal.size() != 1) return;  // a decision node always has at least one action here
+    do_action(s, legal[0]);
+  }
+}
+
+inline void Game::apply(State& s, Action a) const {
+  do_action(s, a);
+  run(s);
+}
+
+inline void Game::scores(const State& s, int* out) const {
+  for (int p = 0; p < s.num_players; ++p) out[p] = s.leaves[p] + s.nuts[p];
+}
+
+inline void Game::returns(const State& s, double* out) const {
+  const int n = s.num_players;
+  for (int p = 0; p < n; ++p) out[p] = 0.0;
+  if (!is_terminal(s)) return;
+  int best = -1, winners = 0;
+  auto key = [&](int p) { return (s.leaves[p] + s.nuts[p]) * 256 + s.nuts[p]; };  // points, then nuts
+  for (int p = 0; p < n; ++p) best = std::max(best, key(p));
+  for (int p = 0; p < n; ++p) winners += key(p) == best;
+  for (int p = 0; p < n; ++p)
+    if (key(p) == best) out[p] = 1.0 / winners;
+}
+
+}  // namespace nutcore::purzel
