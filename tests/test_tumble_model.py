@@ -14,11 +14,13 @@ ENDS = tm.branch_ends()
 HOLES = tm.DEFAULT_HOLES
 
 
-def test_shape_and_probabilities_sum_to_one():
-    assert len(TABLE) == 16 and all(len(row) == 20 for row in TABLE)
-    for row in TABLE:
+@pytest.mark.parametrize("sigma", [0.005, 0.012, 0.5, 3.0, 10.0])
+def test_shape_and_probabilities_sum_to_one(sigma):
+    table = tm.outcome_table(sigma=sigma)
+    assert len(table) == 16 and all(len(row) == 20 for row in table)
+    for row in table:
         for outcomes in row:
-            assert len(outcomes) == 22 and min(outcomes) >= 0
+            assert len(outcomes) == 22 and 0 <= min(outcomes) and max(outcomes) <= 1
             assert sum(outcomes) == pytest.approx(1.0, abs=1e-12)
 
 
@@ -41,7 +43,7 @@ def test_off_the_box_matches_the_closed_form():
 
 def test_disk_quadrature_matches_the_closed_form():
     # Centred on the mean: P(|X| <= R) = 1 - exp(-R^2 / (2 sigma^2)).
-    for sigma in (0.1, 0.5, 1.5):
+    for sigma in (0.005, 0.1, 0.5, 1.5):
         for radius in (0.1, 0.35, 0.49):
             expected = 1 - math.exp(-(radius**2) / (2 * sigma**2))
             assert tm._disk_probability(0.0, 0.0, radius, 0.0, 0.0, sigma) == pytest.approx(expected, abs=1e-10)

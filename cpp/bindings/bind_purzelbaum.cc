@@ -1,6 +1,7 @@
 #include "bindings/game_binding.h"
 #include "bindings/search_binding.h"
 #include "games/purzelbaum/purzelbaum.h"
+#include "search/purzelbaum_winter_solver.h"
 
 namespace nutcore::bindings {
 
@@ -8,6 +9,30 @@ void bind_purzelbaum(py::module_& m) {
   static_assert(GameConcept<purzel::Game>);
   bind_game<purzel::Game>(m, "PurzelbaumGame", "PurzelbaumState");
   bind_search<purzel::Game>(m);
+  m.def("purzelbaum_solve_winter", [](const PyState<purzel::Game>& state) {
+    purzel::WinterSolution r;
+    {
+      const auto root = state.state;  // a copy: Python may touch `state` while the GIL is released
+      py::gil_scoped_release release;
+      r = purzel::WinterSolver(state.game->num_players()).solve(*state.game, root);
+    }
+    py::dict out;
+    out["action"] = r.best_action;
+    py::list actions;
+    for (const auto& [a, v] : r.action_values) {
+      py::dict d;
+      d["action"] = a;
+      d["mean_value"] = static_cast<double>(v);
+      actions.append(d);
+    }
+    out["actions"] = actions;
+    out["value"] = r.value;
+    out["future"] = r.future;
+    out["outcome"] = r.outcome;
+    out["positions"] = r.positions;
+    out["elapsed"] = r.elapsed;
+    return out;
+  }, py::arg("state"));
 }
 
 }  // namespace nutcore::bindings

@@ -19,8 +19,7 @@ __version__ = _core.__version__
 
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
-from .search import SearchResult, best_move  # noqa: E402
-
+from .search import SearchResult, best_move, solve  # noqa: E402
 
 
 def _load_purzelbaum(params: dict[str, Any]):
@@ -90,4 +89,5 @@ __all__ = [
     "load_game",
     "make_bot",
     "play_match",
+    "solve",
 ]

@@ -11,7 +11,7 @@ from . import _core
 # Algorithms per game, best first: "auto" takes the first.
 ALGORITHMS = {
     "auf_die_nuesse": ("mcts", "expectimax", "solver"),
-    "purzelbaum": ("mcts",),
+    "purzelbaum": ("mcts", "solver"),
 }
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
@@ -168,8 +168,10 @@ def best_move(
             {"depth": opts["depth"]},
         )
 
-    # The exact turn solver of Auf die Nüsse!.
     _check_options(algorithm, options, {})
+    if game == "purzelbaum":
+        return _winter_result(state, _core.purzelbaum_solve_winter(state))
+    # The exact turn solver of Auf die Nüsse!.
     raw = _core.adn_solve_turn(state)
     stats = [
         ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
@@ -187,3 +189,48 @@ def best_move(
         raw["elapsed"],
         {"evaluation": "heuristic margin of the player to move"},
     )
+
+
+def _winter_result(state, raw) -> SearchResult:
+    stats = [
+        ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
+    ]
+    extra = {
+        "positions": raw["positions"],
+        "future": raw["future"],
+        "evaluation": "64 * points + nuts, final, under best play",
+    }
+    if len(raw["value"]) == 2:
+        extra["outcome"] = {1: "win", 0: "draw", -1: "loss"}[raw["outcome"]]
+        extra["margin_points"] = _points_margin(raw["value"], state.current_player())
+    return SearchResult(
+        raw["action"],
+        state.action_to_string(raw["action"]),
+        "solver",
+        raw["value"],
+        stats,
+        None,
+        raw["positions"],
+        raw["elapsed"],
+        extra,
+    )
+
+
+def _points_margin(values, mover):
+    me, other = values[mover], values[1 - mover]
+    return int(me // 64 - other // 64)
+
+
+def solve(state) -> SearchResult:
+    """Solve a position exactly, where the game has an exact solver (Purzelbaum: any winter position).
+
+    value: per seat the final 64 * points + nuts under best play (points first, then the nut
+    tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
+    extra["margin_points"] the final points margin. Action values are the mover's future gains.
+    """
+    game = _game_name(state)
+    if game != "purzelbaum":
+        raise ValueError(f"solve: {game} has no exact whole-game solver (try best_move(state, algorithm='solver'))")
+    if state.is_terminal():
+        raise ValueError("solve: the game is over")
+    return _winter_result(state, _core.purzelbaum_solve_winter(state))

@@ -1,9 +1,9 @@
-"""Cross-check: the C++ core against the independent Python reference, step by step.
+"""Cross-check: the C++ core of every game against its independent Python reference, step by step.
 
 Random games (chance outcomes drawn by their probabilities, decisions uniformly) are played in both
 implementations with the same actions. After every step the player to move, the legal actions and
 their strings, the chance outcomes and their probabilities, and the canonical JSON must be identical;
-at the end, returns and scores. NUTCORE_CROSSCHECK_GAMES sets the games per player count (CI: 300),
+at the end, returns and scores. NUTCORE_CROSSCHECK_GAMES sets the games per game and player count (CI: 300),
 NUTCORE_CROSSCHECK_SEED the seed.
 """
 
@@ -55,20 +55,13 @@ def play_one(game, ref_game, rng, where):
     return steps
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_agree_step_by_step(players):
-    game = nutcore.load_game("auf_die_nuesse", players=players)
-    ref_game = nutcore.reference.load_game("auf_die_nuesse", players=players)
-    rng = random.Random(SEED * 10 + players)
-    total = sum(play_one(game, ref_game, rng, (players, i)) for i in range(GAMES))
-    assert total > GAMES * 100  # real games were played
+GAME_NAMES = ["auf_die_nuesse", "purzelbaum"]
 
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_small_parameters_agree(players):
-    # Odd parameters reach rare corners: tiny decks end early, few squirrels empty the supply,
-    # a low turn cap ends games by the cap, unusual stores change the twins.
-    params = dict(
+# Odd parameters reach rare corners of each game.
+ODD_PARAMS = {
+    # tiny decks end early, few squirrels empty the supply, a low cap ends games by the cap,
+    # unusual stores change the twins
+    "auf_die_nuesse": dict(
         turn_cap=25,
         squirrels=5,
         reserve=2,
@@ -78,19 +71,54 @@ def test_small_parameters_agree(players):
         removed_per_kind_3p=0,
         store_capacities=[1, 2, 2, 2, 3, 5, 7, 7],
         store_values=[1, 4, 4, 6, 9, 20, 40, 40],
-    )
-    game = nutcore.load_game("auf_die_nuesse", players=players, **params)
-    ref_game = nutcore.reference.load_game("auf_die_nuesse", players=players, **params)
+    ),
+    # a smaller meadow, fewer branches, a different sigma per seat, a cap reached in winter
+    "purzelbaum": dict(
+        skill_sigma=[0.2, 0.9, 0.5, 1.5][:2],
+        hit_radius=0.3,
+        branch_lengths=[1.0, 2.5, 1.7, 0.6, 2.0, 1.2],
+        holes=[[x, y] for x in range(-2, 2) for y in range(-2, 1)],
+        half_box=2.5,
+        turn_cap=20,
+    ),
+}
+
+
+def odd_params(name, players):
+    params = dict(ODD_PARAMS[name])
+    if "skill_sigma" in params:
+        params["skill_sigma"] = [0.2, 0.9, 0.5, 1.5][:players]
+    return params
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_agree_step_by_step(name, players):
+    game = nutcore.load_game(name, players=players)
+    ref_game = nutcore.reference.load_game(name, players=players)
+    rng = random.Random(SEED * 10 + players)
+    total = sum(play_one(game, ref_game, rng, (name, players, i)) for i in range(GAMES))
+    assert total > GAMES * 30  # real games were played
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_odd_parameters_agree(name, players):
+    params = odd_params(name, players)
+    game = nutcore.load_game(name, players=players, **params)
+    ref_game = nutcore.reference.load_game(name, players=players, **params)
+    assert game.params == ref_game.params
     rng = random.Random(SEED * 10 + players + 5)
     for i in range(max(GAMES // 3, 20)):
-        play_one(game, ref_game, rng, ("small", players, i))
+        play_one(game, ref_game, rng, ("odd", name, players, i))
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("players", [2, 4])
-def test_loaded_positions_agree(players):
+def test_loaded_positions_agree(name, players):
     # Positions met in play, loaded from JSON by both, must continue identically.
-    game = nutcore.load_game("auf_die_nuesse", players=players)
-    ref_game = nutcore.reference.load_game("auf_die_nuesse", players=players)
+    game = nutcore.load_game(name, players=players)
+    ref_game = nutcore.reference.load_game(name, players=players)
     rng = random.Random(SEED + players)
     for _ in range(20):
         state = game.new_initial_state()
