@@ -99,3 +99,22 @@ def test_solver_needs_winter():
         nutcore.solve(game.new_initial_state())
     with pytest.raises(ValueError):
         nutcore.solve(nutcore.load_game("auf_die_nuesse").new_initial_state())
+
+
+def test_search_on_autumn_positions():
+    game = nutcore.load_game("purzelbaum", players=3, skill_sigma=[0.3, 0.5, 0.8])
+    state = game.new_initial_state()
+    result = nutcore.best_move(state, iterations=300, seed=2)
+    assert result.algorithm == "mcts" and result.action in state.legal_actions()
+    assert sum(s.visits for s in result.actions) == 300
+    greedy = nutcore.GreedyBot().step(state)
+    # The greedy shove is the likeliest hit: the end nearest to a hole is end 5, the short branch at
+    # 225 degrees, (-0.92, -0.92), 0.11 from hole 4 at (-1, -1).
+    assert state.action_to_string(greedy) == "target 4 end 5"
+    expect = nutcore.best_move(state, algorithm="expectimax", depth=2)
+    assert expect.action in state.legal_actions()
+
+
+def test_auto_uses_the_solver_in_winter():
+    game, state = winter_position(2, 5, params={})
+    assert nutcore.best_move(state).algorithm == "solver"

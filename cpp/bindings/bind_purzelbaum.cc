@@ -1,5 +1,6 @@
 #include "bindings/game_binding.h"
 #include "bindings/search_binding.h"
+#include "games/purzelbaum/heuristic.h"
 #include "games/purzelbaum/purzelbaum.h"
 #include "search/purzelbaum_winter_solver.h"
 

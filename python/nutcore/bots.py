@@ -37,8 +37,8 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """The game's greedy policy (Auf die Nüsse!: a stop rule by failure risk, nuts where they gain
-    most, steals that gain most), computed in C++."""
+    """The game's greedy policy, computed in C++ (Auf die Nüsse!: a stop rule by failure risk, nuts
+    where they gain most, steals that gain most; Purzelbaum: the likeliest hit, the richest dig)."""
 
     name = "greedy"
 
@@ -63,8 +63,10 @@ class SearchBot(Bot):
         return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), **self.settings).action
 
     def _solver_step(self, state) -> int:
-        # The exact turn solver decides roll / stop and the space; the greedy policy does the rest.
-        if state.to_json()["phase"] in ("roll_or_stop", "choose_space"):
+        # Where the game's exact solver applies it decides (Auf die Nüsse!: roll / stop and the
+        # space; Purzelbaum: the winter); the greedy policy does the rest.
+        phase = state.to_json()["phase"]
+        if phase in ("roll_or_stop", "choose_space", "dig"):
             return best_move(state, "solver").action
         return _core.greedy_action(state)
 

@@ -11,7 +11,7 @@ from . import _core
 # Algorithms per game, best first: "auto" takes the first.
 ALGORITHMS = {
     "auf_die_nuesse": ("mcts", "expectimax", "solver"),
-    "purzelbaum": ("mcts", "solver"),
+    "purzelbaum": ("mcts", "expectimax", "solver"),
 }
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
@@ -79,7 +79,8 @@ def best_move(
 ) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
 
-    algorithm: "auto" (the best the game supports), "mcts", "expectimax" or "solver".
+    algorithm: "auto" (the best the game supports: the exact solver where it applies, Purzelbaum's
+    winter; MCTS elsewhere), "mcts", "expectimax" or "solver".
     iterations / time_limit: the MCTS budget (default 1000 iterations); threads: root-parallel trees;
     seed: makes the search reproducible (None: a fresh random seed). Other keyword options go to the
     algorithm (MCTS: exploration, heuristic_rollouts, max_nodes; expectimax: depth, bound, pruning, star2).
@@ -89,7 +90,9 @@ def best_move(
     game = _game_name(state)
     supported = ALGORITHMS[game]
     if algorithm == "auto":
-        algorithm = supported[0]
+        # Purzelbaum's winter is solved exactly; everywhere else MCTS is the strongest choice.
+        winter = game == "purzelbaum" and not state.is_terminal() and state.to_json()["season"] == "winter"
+        algorithm = "solver" if winter else supported[0]
     if algorithm not in supported:
         raise ValueError(f"best_move: unknown algorithm {algorithm!r} for {game}; choose from {('auto',) + supported}")
     if state.is_terminal() or state.is_chance_node():

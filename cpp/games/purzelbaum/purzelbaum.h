@@ -93,6 +93,7 @@ class Game {
   const Params& params() const { return params_; }
   int num_players() const { return params_.players; }
   int num_holes() const { return num_holes_; }
+  double hit_probability(int seat, int end, int target) const { return outcomes(seat, end, target)[0]; }
   int num_ends() const { return num_ends_; }
 
   State new_initial_state() const;

@@ -1,0 +1,47 @@
+// Purzelbaum: game knowledge for the AI, apart from the rules. Found by search through
+// argument-dependent lookup (see cpp/search/mcts.h and expectimax.h).
+//   evaluate_all: points so far plus an equal share of what is still to be won
+//   rollout_action: the greedy policy (the greedy bot and the MCTS playout policy)
+#pragma once
+
+#include "games/purzelbaum/purzelbaum.h"
+
+namespace nutcore::purzel {
+
+inline void evaluate_all(const Game& g, const State& s, double* out) {
+  const int n = s.num_players;
+  // Leaves and nuts not yet collected: on the tree, on disks, in holes (and one in the air).
+  int open = 2 * __builtin_popcount(s.ends) + __builtin_popcount(s.leaf) + (s.phase == Phase::kBury ? 1 : 0);
+  for (int h = 0; h < g.num_holes(); ++h) open += s.hole_nuts[h];
+  for (int p = 0; p < n; ++p) out[p] = s.leaves[p] + s.nuts[p] + static_cast<double>(open) / n;
+}
+
+// Greedy: in autumn, the shove most likely to hit (the model's own table, so a player's skill
+// counts); burying a stray nut, the hole whose disk is green (it is dug last, when the burier may
+// be the one to move); in winter, the dig that yields most now, preferring holes with nuts.
+inline Action rollout_action(const Game& g, const State& s, Rng&) {
+  ActionList legal;
+  g.legal_actions(s, legal);
+  if (legal.empty()) return -1;  // not a decision node: the caller broke the contract
+  Action best = legal[0];
+  double best_score = -1e18;
+  for (Action a : legal) {
+    double score = 0.0;
+    if (s.phase == Phase::kShove) {
+      score = g.hit_probability(s.current, (a - act::kShove) % 16, (a - act::kShove) / 16);
+    } else if (s.phase == Phase::kBury) {
+      const int h = a - act::kBury;
+      score = (s.white >> h & 1) ? 0.0 : 1.0;
+    } else if (s.phase == Phase::kDig) {
+      const int h = a - act::kDig;
+      score = (s.leaf >> h & 1) + 1.01 * s.hole_nuts[h];
+    }
+    if (score > best_score) {
+      best_score = score;
+      best = a;
+    }
+  }
+  return best;
+}
+
+}  // namespace nutcore::purzel
