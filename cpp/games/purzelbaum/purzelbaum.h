@@ -269,10 +269,17 @@ inline void Game::do_action(State& s, Action a) const {
 
 inline void Game::run(State& s) const {
   for (;;) {
-    if (s.phase == Phase::kTumble || s.phase == Phase::kTerminal) return;
+    // Count the legal actions without listing them (a shove has up to 320).
+    int count = 0;
+    switch (s.phase) {
+      case Phase::kShove: count = __builtin_popcount(~s.white & all_holes_) * __builtin_popcount(s.ends); break;
+      case Phase::kBury: count = num_holes_; break;
+      case Phase::kDig: count = __builtin_popcount(s.white); break;
+      default: return;  // chance or terminal
+    }
+    if (count != 1) return;  // a decision node always has at least one action here
     ActionList legal;
     legal_actions(s, legal);
-    if (legal.size() != 1) return;  // a decision node always has at least one action here
     do_action(s, legal[0]);
   }
 }
