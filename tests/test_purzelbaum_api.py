@@ -1,0 +1,111 @@
+"""Purzelbaum at the boundary: bad parameters, inconsistent JSON and corrupted bytes raise
+ValueError and nothing else."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nutcore
+from playing import play_randomly
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 5},
+        {"players": "2"},
+        {"skill_sigma": 0},
+        {"skill_sigma": -1.0},
+        {"skill_sigma": [0.5, 0.5, 0.5]},
+        {"skill_sigma": True},
+        {"hit_radius": 0.6},
+        {"branch_lengths": []},
+        {"branch_lengths": [1.0] * 9},
+        {"holes": [[0, 0], [1, 0]]},  # fewer holes than branch ends
+        {"holes": [[x, 0] for x in range(-8, 9)] + [[0, 1], [0, 2], [0, -1]]},  # outside the box
+        {"turn_cap": 0},
+        {"no_such_parameter": 1},
+        {"tumble_tables": []},
+    ],
+)
+def test_bad_parameters(params):
+    with pytest.raises(ValueError):
+        nutcore.load_game("purzelbaum", **params)
+
+
+def midgame(players=3, seed=1, steps=20):
+    game = nutcore.load_game("purzelbaum", players=players)
+    return game, play_randomly(game.new_initial_state(), random.Random(seed), steps)
+
+
+def edited(data, path, value):
+    data = copy.deepcopy(data)
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    "path,value",
+    [
+        (["holes", 0, "nuts"], 17),  # more nuts than the tree had
+        (["leaves", 0], 9),  # leaves do not add up
+        (["season"], "winter"),
+        (["phase"], "dig"),
+        (["phase"], "tumble"),
+        (["current_player"], 3),
+        (["ends"], [True] * 15),
+        (["holes"], []),
+        (["turn"], 999),
+        (["shover"], 0),
+        (["game"], "auf_die_nuesse"),
+        (["players"], 2),
+    ],
+)
+def test_inconsistent_json(path, value):
+    game, state = midgame()
+    data = state.to_json()
+    game.state_from_json(data)
+    with pytest.raises(ValueError):
+        game.state_from_json(edited(data, path, value))
+
+
+def test_a_leaf_on_a_green_disk_is_rejected():
+    game, state = midgame()
+    data = state.to_json()
+    green = next(h for h, hole in enumerate(data["holes"]) if not hole["white"])
+    white_leaf = next(h for h, hole in enumerate(data["holes"]) if hole["white"] and hole["leaf"])
+    data["holes"][green]["leaf"] = True
+    data["holes"][white_leaf]["leaf"] = False
+    with pytest.raises(ValueError):
+        game.state_from_json(data)
+
+
+def test_bytes_of_another_game_are_rejected():
+    game, state = midgame()
+    other = nutcore.load_game("auf_die_nuesse", players=3).new_initial_state()
+    with pytest.raises(ValueError):
+        game.deserialize_state(other.serialize())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_mutated_bytes_load_or_raise(seed, data):
+    game, state = midgame(seed=seed % 1000, steps=seed % 60)
+    raw = bytearray(state.serialize())
+    for _ in range(data.draw(st.integers(1, 4))):
+        raw[data.draw(st.integers(8, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    try:
+        loaded = game.deserialize_state(bytes(raw))
+    except ValueError:
+        return
+    assert game.state_from_json(loaded.to_json()) == loaded
+    play_randomly(loaded, random.Random(seed), 200)
+    assert loaded.is_terminal()
