@@ -17,16 +17,9 @@ void bind_purzelbaum(py::module_& m) {
       py::gil_scoped_release release;
       r = purzel::WinterSolver(state.game->num_players()).solve(*state.game, root);
     }
-    py::dict out;
-    out["action"] = r.best_action;
-    py::list actions;
-    for (const auto& [a, v] : r.action_values) {
-      py::dict d;
-      d["action"] = a;
-      d["mean_value"] = static_cast<double>(v);
-      actions.append(d);
-    }
-    out["actions"] = actions;
+    std::vector<ActionStats> stats;
+    for (const auto& [a, v] : r.action_values) stats.push_back({a, 1, static_cast<double>(v)});
+    py::dict out = stats_to_py(r.best_action, stats);
     out["value"] = r.value;
     out["future"] = r.future;
     out["outcome"] = r.outcome;

@@ -51,6 +51,15 @@ class SearchResult:
         }
 
 
+def _stats(state, raw, with_visits: bool = False) -> list[ActionStat]:
+    return [
+        ActionStat(
+            a["action"], state.action_to_string(a["action"]), a["visits"] if with_visits else None, a["mean_value"]
+        )
+        for a in raw["actions"]
+    ]
+
+
 def _game_name(state) -> str:
     name = type(state).__name__
     for game in ALGORITHMS:
@@ -124,10 +133,7 @@ def best_move(
             bool(opts["heuristic_rollouts"]),
             int(opts["max_nodes"]),
         )
-        stats = [
-            ActionStat(a["action"], state.action_to_string(a["action"]), a["visits"], a["mean_value"])
-            for a in raw["actions"]
-        ]
+        stats = _stats(state, raw, with_visits=True)
         return SearchResult(
             raw["action"],
             state.action_to_string(raw["action"]),
@@ -156,9 +162,7 @@ def best_move(
         raw = _core.expectimax_search(
             state, opts["depth"], float(opts["bound"]), bool(opts["pruning"]), bool(opts["star2"])
         )
-        stats = [
-            ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
-        ]
+        stats = _stats(state, raw)
         return SearchResult(
             raw["action"],
             state.action_to_string(raw["action"]),
@@ -176,9 +180,7 @@ def best_move(
         return _winter_result(state, _core.purzelbaum_solve_winter(state))
     # The exact turn solver of Auf die Nüsse!.
     raw = _core.adn_solve_turn(state)
-    stats = [
-        ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
-    ]
+    stats = _stats(state, raw)
     value = [float("nan")] * len(state.returns())
     value[state.current_player()] = raw["value"]
     return SearchResult(
@@ -195,9 +197,7 @@ def best_move(
 
 
 def _winter_result(state, raw) -> SearchResult:
-    stats = [
-        ActionStat(a["action"], state.action_to_string(a["action"]), None, a["mean_value"]) for a in raw["actions"]
-    ]
+    stats = _stats(state, raw)
     extra = {
         "positions": raw["positions"],
         "future": raw["future"],

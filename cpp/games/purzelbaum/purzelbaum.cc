@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/state_bytes.h"
+
 namespace nutcore::purzel {
 
 namespace {
@@ -304,31 +306,12 @@ void Game::validate(const State& s) const {
   }
 }
 
-namespace {
-constexpr char kMagic[4] = {'N', 'U', 'T', 'C'};
-constexpr size_t kHeader = 8;
-}  // namespace
-
 std::string Game::serialize(const State& s) const {
-  std::string out(kHeader + sizeof(State), '\0');
-  std::memcpy(&out[0], kMagic, 4);
-  out[4] = static_cast<char>(kGameTag);
-  out[5] = static_cast<char>(kFormatVersion);
-  out[6] = static_cast<char>(s.num_players);
-  out[7] = static_cast<char>(sizeof(State));
-  std::memcpy(&out[kHeader], &s, sizeof(State));
-  return out;
+  return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players);
 }
 
 State Game::deserialize(const std::string& bytes) const {
-  if (bytes.size() < kHeader || std::memcmp(bytes.data(), kMagic, 4) != 0) fail("not a serialized nutcore state");
-  if (static_cast<uint8_t>(bytes[4]) != kGameTag) fail("serialized state belongs to another game");
-  if (static_cast<uint8_t>(bytes[5]) != kFormatVersion) fail("serialized state has an unknown format version");
-  if (static_cast<uint8_t>(bytes[6]) != params_.players) fail("serialized state is for another player count");
-  if (static_cast<uint8_t>(bytes[7]) != sizeof(State) || bytes.size() != kHeader + sizeof(State))
-    fail("serialized state has the wrong length (truncated or padded)");
-  State s;
-  std::memcpy(&s, bytes.data() + kHeader, sizeof(State));
+  State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);
   validate(s);
   run(s);
   return s;

@@ -269,18 +269,15 @@ inline void Game::do_action(State& s, Action a) const {
 
 inline void Game::run(State& s) const {
   for (;;) {
-    // Count the legal actions without listing them (a shove has up to 320).
-    int count = 0;
-    switch (s.phase) {
-      case Phase::kShove: count = __builtin_popcount(~s.white & all_holes_) * __builtin_popcount(s.ends); break;
-      case Phase::kBury: count = num_holes_; break;
-      case Phase::kDig: count = __builtin_popcount(s.white); break;
-      default: return;  // chance or terminal
-    }
-    if (count != 1) return;  // a decision node always has at least one action here
-    ActionList legal;
-    legal_actions(s, legal);
-    do_action(s, legal[0]);
+    // A forced move is found from the masks, without listing the (up to 320) actions. A burial
+    // always has a choice: there are at least two holes.
+    const uint32_t green = ~s.white & all_holes_;
+    if (s.phase == Phase::kShove && __builtin_popcount(green) == 1 && __builtin_popcount(s.ends) == 1)
+      do_action(s, act::kShove + 16 * __builtin_ctz(green) + __builtin_ctz(s.ends));
+    else if (s.phase == Phase::kDig && __builtin_popcount(s.white) == 1)
+      do_action(s, act::kDig + __builtin_ctz(s.white));
+    else
+      return;
   }
 }
 
