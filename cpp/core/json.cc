@@ -307,4 +307,17 @@ void JsonObjectReader::finish() const {
       fail(what_ + ": unknown key \"" + kv.first + "\"");
 }
 
+int json_int_in(const Json& v, const std::string& what, int lo, int hi) {
+  const int64_t x = v.as_int(what);
+  if (x < lo || x > hi)
+    fail(what + " = " + std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+  return static_cast<int>(x);
+}
+
+int name_index(const char* const* names, int count, const std::string& name, const std::string& what) {
+  for (int i = 0; i < count; ++i)
+    if (name == names[i]) return i;
+  fail(what + ": unknown name \"" + name + "\"");
+}
+
 }  // namespace nutcore

@@ -68,4 +68,8 @@ class JsonObjectReader {
   std::vector<std::string> seen_;
 };
 
+// Strict readers for loaders; each throws std::invalid_argument naming `what`.
+int json_int_in(const Json& v, const std::string& what, int lo, int hi);  // an integer in [lo, hi]
+int name_index(const char* const* names, int count, const std::string& name, const std::string& what);
+
 }  // namespace nutcore

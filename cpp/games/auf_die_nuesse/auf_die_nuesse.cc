@@ -23,13 +23,6 @@ const char* const kPhaseNames[kNumNodePhases] = {
 
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 
-template <typename Names>
-int index_of(const Names& names, int count, const std::string& name, const std::string& what) {
-  for (int i = 0; i < count; ++i)
-    if (name == names[i]) return i;
-  fail(what + ": unknown name \"" + name + "\"");
-}
-
 bool is_node_phase(Phase p) { return static_cast<int>(p) < kNumNodePhases; }
 
 void check_range(const std::string& name, int value, int lo, int hi) {
@@ -261,16 +254,11 @@ Json Game::to_json(const State& s) const {
 
 namespace {
 
-int read_int(const Json& v, const std::string& what, int lo, int hi) {
-  const int64_t x = v.as_int(what);
-  if (x < lo || x > hi) fail(what + " = " + std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
-  return static_cast<int>(x);
-}
 uint8_t read_seat_or_null(const Json& v, const std::string& what, int n) {
-  return v.is_null() ? kNone : static_cast<uint8_t>(read_int(v, what, 0, n - 1));
+  return v.is_null() ? kNone : static_cast<uint8_t>(json_int_in(v, what, 0, n - 1));
 }
 uint8_t read_card_or_null(const Json& v, const std::string& what) {
-  return v.is_null() ? kNone : static_cast<uint8_t>(index_of(kCardNames, kNumCards, v.as_string(what), what));
+  return v.is_null() ? kNone : static_cast<uint8_t>(name_index(kCardNames, kNumCards, v.as_string(what), what));
 }
 const std::vector<Json>& read_list(const Json& v, const std::string& what, size_t size) {
   const auto& list = v.as_array(what);
@@ -285,32 +273,32 @@ State Game::from_json(const Json& j) const {
   std::memset(&s, 0, sizeof s);
   JsonObjectReader r(j, "auf_die_nuesse state");
   if (r.get("game").as_string("game") != kName) fail("game: expected \"auf_die_nuesse\"");
-  const int n = read_int(r.get("players"), "players", 2, 4);
+  const int n = json_int_in(r.get("players"), "players", 2, 4);
   if (n != params_.players) fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
   s.num_players = static_cast<uint8_t>(n);
-  s.stage = static_cast<Stage>(index_of(kStageNames, 5, r.get("stage").as_string("stage"), "stage"));
-  s.phase = static_cast<Phase>(index_of(kPhaseNames, kNumNodePhases, r.get("phase").as_string("phase"), "phase"));
-  const int claimed_player = read_int(r.get("current_player"), "current_player", -4, n - 1);
-  s.active = static_cast<uint8_t>(read_int(r.get("active"), "active", 0, n - 1));
-  s.turn = static_cast<uint16_t>(read_int(r.get("turn"), "turn", 0, params_.turn_cap));
+  s.stage = static_cast<Stage>(name_index(kStageNames, 5, r.get("stage").as_string("stage"), "stage"));
+  s.phase = static_cast<Phase>(name_index(kPhaseNames, kNumNodePhases, r.get("phase").as_string("phase"), "phase"));
+  const int claimed_player = json_int_in(r.get("current_player"), "current_player", -4, n - 1);
+  s.active = static_cast<uint8_t>(json_int_in(r.get("active"), "active", 0, n - 1));
+  s.turn = static_cast<uint16_t>(json_int_in(r.get("turn"), "turn", 0, params_.turn_cap));
   s.seat = read_seat_or_null(r.get("seat"), "seat", n);
   const Json& check_space = r.get("check_space");
   s.check_space = check_space.is_null() ? kNone
-                  : static_cast<uint8_t>(index_of(kSpaceNames, kNumSpaces, check_space.as_string("check_space"), "check_space"));
+                  : static_cast<uint8_t>(name_index(kSpaceNames, kNumSpaces, check_space.as_string("check_space"), "check_space"));
   s.pending = read_card_or_null(r.get("pending"), "pending");
   s.steal_next = r.get("steal_next").as_bool("steal_next");
-  s.refill_slot = r.get("refill_slot").is_null() ? kNone : static_cast<uint8_t>(read_int(r.get("refill_slot"), "refill_slot", 0, 3));
+  s.refill_slot = r.get("refill_slot").is_null() ? kNone : static_cast<uint8_t>(json_int_in(r.get("refill_slot"), "refill_slot", 0, 3));
   const Json& choice = r.get("roll_choice");
   s.roll_a = s.roll_b = kNone;
   if (!choice.is_null()) {
     const auto& ab = read_list(choice, "roll_choice", 2);
-    s.roll_a = static_cast<uint8_t>(read_int(ab[0], "roll_choice[0]", 2, 12));
-    s.roll_b = static_cast<uint8_t>(read_int(ab[1], "roll_choice[1]", 2, 12));
+    s.roll_a = static_cast<uint8_t>(json_int_in(ab[0], "roll_choice[0]", 2, 12));
+    s.roll_b = static_cast<uint8_t>(json_int_in(ab[1], "roll_choice[1]", 2, 12));
   }
-  s.pre_place_left = static_cast<uint8_t>(read_int(r.get("pre_place_left"), "pre_place_left", 0, 3));
+  s.pre_place_left = static_cast<uint8_t>(json_int_in(r.get("pre_place_left"), "pre_place_left", 0, 3));
   int previous = 1;
   for (const Json& v : r.get("start_track").as_array("start_track")) {
-    const int sp = read_int(v, "start_track entry", 2, 12);
+    const int sp = json_int_in(v, "start_track entry", 2, 12);
     if (sp <= previous) fail("start_track: spaces must be ascending and distinct");
     previous = sp;
     s.start_track |= static_cast<uint16_t>(1u << (sp - 2));
@@ -320,7 +308,7 @@ State Game::from_json(const Json& j) const {
     for (int sp = 0; sp < kNumSpaces; ++sp) {
       const std::string what = std::string("board.") + kSpaceNames[sp];
       const auto& counts = read_list(board.get(kSpaceNames[sp]), what, n);
-      for (int p = 0; p < n; ++p) s.set_squirrels(sp, p, read_int(counts[p], what, 0, params_.squirrels));
+      for (int p = 0; p < n; ++p) s.set_squirrels(sp, p, json_int_in(counts[p], what, 0, params_.squirrels));
     }
     board.finish();
   }
@@ -332,9 +320,9 @@ State Game::from_json(const Json& j) const {
       const std::string what = "stores[" + std::to_string(p) + "][" + std::to_string(st) + "]";
       JsonObjectReader store(row[st], what);
       const Json& kind_json = store.get("kind");
-      const int kind = kind_json.is_null() ? -1 : index_of(kCardNames, kNumKinds, kind_json.as_string(what + ".kind"), what + ".kind");
-      const int nuts = read_int(store.get("nuts"), what + ".nuts", 0, capacity(st));
-      const int jokers = read_int(store.get("jokers"), what + ".jokers", 0, nuts);
+      const int kind = kind_json.is_null() ? -1 : name_index(kCardNames, kNumKinds, kind_json.as_string(what + ".kind"), what + ".kind");
+      const int nuts = json_int_in(store.get("nuts"), what + ".nuts", 0, capacity(st));
+      const int jokers = json_int_in(store.get("jokers"), what + ".jokers", 0, nuts);
       store.finish();
       s.set_store(p, st, kind, nuts, jokers);
     }
@@ -343,7 +331,7 @@ State Game::from_json(const Json& j) const {
   for (int p = 0; p < n; ++p) {
     JsonObjectReader row(kept[p], "kept_jokers[" + std::to_string(p) + "]");
     for (int t = 0; t < kNumJokerTypes; ++t)
-      s.kept[p][t] = static_cast<uint8_t>(read_int(row.get(kCardNames[kNumKinds + t]), "kept_jokers", 0, deck_[kNumKinds + t]));
+      s.kept[p][t] = static_cast<uint8_t>(json_int_in(row.get(kCardNames[kNumKinds + t]), "kept_jokers", 0, deck_[kNumKinds + t]));
     row.finish();
   }
   const auto& face_up = read_list(r.get("face_up"), "face_up", kNumSlots);
@@ -351,11 +339,11 @@ State Game::from_json(const Json& j) const {
   {
     JsonObjectReader unseen(r.get("unseen"), "unseen");
     for (int c = 0; c < kNumCards; ++c)
-      s.unseen[c] = static_cast<uint8_t>(read_int(unseen.get(kCardNames[c]), std::string("unseen.") + kCardNames[c], 0, deck_[c]));
+      s.unseen[c] = static_cast<uint8_t>(json_int_in(unseen.get(kCardNames[c]), std::string("unseen.") + kCardNames[c], 0, deck_[c]));
     unseen.finish();
   }
-  s.draw_pile = static_cast<uint8_t>(read_int(r.get("draw_pile"), "draw_pile", 0, deck_size_));
-  s.reserve = static_cast<uint8_t>(read_int(r.get("reserve"), "reserve", 0, params_.reserve));
+  s.draw_pile = static_cast<uint8_t>(json_int_in(r.get("draw_pile"), "draw_pile", 0, deck_size_));
+  s.reserve = static_cast<uint8_t>(json_int_in(r.get("reserve"), "reserve", 0, params_.reserve));
   s.end_triggered = r.get("end_triggered").as_bool("end_triggered");
   s.david = read_seat_or_null(r.get("david"), "david", n);
   r.finish();

@@ -143,6 +143,7 @@ struct State {
 };
 static_assert(sizeof(State) == 124, "document the new size in docs/rules/auf_die_nuesse.md");
 static_assert(std::is_trivially_copyable_v<State>);
+static_assert(std::has_unique_object_representations_v<State>, "no padding: equal states are equal bytes");
 
 using ActionList = FixedList<Action, 128>;
 using ChanceList = FixedList<ChanceOutcome, 64>;

@@ -25,20 +25,8 @@ std::vector<std::pair<double, double>> default_holes() {
   return holes;
 }
 
-int index_of(const char* const* names, int count, const std::string& name, const std::string& what) {
-  for (int i = 0; i < count; ++i)
-    if (name == names[i]) return i;
-  fail(what + ": unknown name \"" + name + "\"");
-}
-
-int read_int(const Json& v, const std::string& what, int lo, int hi) {
-  const int64_t x = v.as_int(what);
-  if (x < lo || x > hi) fail(what + " = " + std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
-  return static_cast<int>(x);
-}
-
 uint8_t read_seat_or_null(const Json& v, const std::string& what, int hi) {
-  return v.is_null() ? kNone : static_cast<uint8_t>(read_int(v, what, 0, hi));
+  return v.is_null() ? kNone : static_cast<uint8_t>(json_int_in(v, what, 0, hi));
 }
 
 }  // namespace
@@ -210,13 +198,13 @@ State Game::from_json(const Json& j) const {
   std::memset(&s, 0, sizeof s);
   JsonObjectReader r(j, "purzelbaum state");
   if (r.get("game").as_string("game") != kName) fail("game: expected \"purzelbaum\"");
-  const int n = read_int(r.get("players"), "players", 2, 4);
+  const int n = json_int_in(r.get("players"), "players", 2, 4);
   if (n != params_.players) fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
   s.num_players = static_cast<uint8_t>(n);
-  s.season = static_cast<Season>(index_of(kSeasonNames, 3, r.get("season").as_string("season"), "season"));
-  s.phase = static_cast<Phase>(index_of(kPhaseNames, 5, r.get("phase").as_string("phase"), "phase"));
-  const int claimed_player = read_int(r.get("current_player"), "current_player", -4, n - 1);
-  s.turn = static_cast<uint16_t>(read_int(r.get("turn"), "turn", 0, params_.turn_cap));
+  s.season = static_cast<Season>(name_index(kSeasonNames, 3, r.get("season").as_string("season"), "season"));
+  s.phase = static_cast<Phase>(name_index(kPhaseNames, 5, r.get("phase").as_string("phase"), "phase"));
+  const int claimed_player = json_int_in(r.get("current_player"), "current_player", -4, n - 1);
+  s.turn = static_cast<uint16_t>(json_int_in(r.get("turn"), "turn", 0, params_.turn_cap));
   s.shover = read_seat_or_null(r.get("shover"), "shover", n - 1);
   s.target = read_seat_or_null(r.get("target"), "target", num_holes_ - 1);
   s.end = read_seat_or_null(r.get("end"), "end", num_ends_ - 1);
@@ -230,14 +218,14 @@ State Game::from_json(const Json& j) const {
     JsonObjectReader hole(holes[h], "holes[" + std::to_string(h) + "]");
     if (hole.get("white").as_bool("white")) s.white |= 1u << h;
     if (hole.get("leaf").as_bool("leaf")) s.leaf |= 1u << h;
-    s.hole_nuts[h] = static_cast<uint8_t>(read_int(hole.get("nuts"), "nuts", 0, num_ends_));
+    s.hole_nuts[h] = static_cast<uint8_t>(json_int_in(hole.get("nuts"), "nuts", 0, num_ends_));
     hole.finish();
   }
   for (const char* key : {"leaves", "nuts"}) {
     const auto& list = r.get(key).as_array(key);
     if (static_cast<int>(list.size()) != n) fail(std::string(key) + ": expected one entry per seat");
     for (int p = 0; p < n; ++p)
-      (key[0] == 'l' ? s.leaves : s.nuts)[p] = static_cast<uint8_t>(read_int(list[p], key, 0, num_ends_));
+      (key[0] == 'l' ? s.leaves : s.nuts)[p] = static_cast<uint8_t>(json_int_in(list[p], key, 0, num_ends_));
   }
   r.finish();
   // The seat to act is stored; in phase tumble it is the shover.
@@ -257,6 +245,7 @@ void Game::validate(const State& s) const {
     if (!ok) fail("inconsistent purzelbaum state: " + message);
   };
   require(n == params_.players, "player count differs from the game's");
+  require(s.zero == 0, "padding byte is not zero");
   require(static_cast<int>(s.season) <= 2 && static_cast<int>(s.phase) <= 4, "bad season or phase");
   const Season se = s.season;
   const Phase ph = s.phase;

@@ -69,11 +69,13 @@ struct State {
   uint8_t shover;
   uint8_t target;
   uint8_t end;
+  uint8_t zero;  // explicit padding, always 0, so that equal positions are equal bytes
 
   bool operator==(const State& o) const { return std::memcmp(this, &o, sizeof(State)) == 0; }
 };
 static_assert(sizeof(State) == 48, "document the new size in docs/rules/purzelbaum.md");
 static_assert(std::is_trivially_copyable_v<State>);
+static_assert(std::has_unique_object_representations_v<State>, "no padding: equal states are equal bytes");
 
 using ActionList = FixedList<Action, 320>;
 using ChanceList = FixedList<ChanceOutcome, 24>;
