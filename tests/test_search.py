@@ -347,3 +347,16 @@ def test_turn_solver_equals_brute_force_on_positions_from_play():
             assert result.action_string == max(result.actions, key=lambda s: s.value).action_string
             found += 1
         random_step(state, rng)
+
+
+def test_cli_play_against_the_ai(monkeypatch, capsys):
+    from nutcore.cli import main
+
+    answers = iter(["hint", "nonsense"] + ["0"] * 1000)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "purzelbaum", "--bot", "greedy", "--hint-iterations", "50", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "AI suggests:" in out and "not a legal move" in out and "game over" in out
+    answers = iter(["quit"])
+    assert main(["play", "auf_die_nuesse", "--players", "3", "--seat", "2", "--bot", "random"]) == 0
+    assert "bye" in capsys.readouterr().out
