@@ -294,7 +294,9 @@ def test_bots_and_match():
         assert 0.0 <= b.ci95[0] <= b.win_share <= b.ci95[1] <= 1.0
     again = nutcore.play_match(game, ["greedy", "random", "mcts:iterations=30"], games=3, seed=4)
     assert [b.returns for b in again.bots] == [b.returns for b in result.bots]
-    assert "win share" in result.table()
+    assert "win share" in result.table() and "repeated" not in result.table()
+    repeated = nutcore.play_match(game, ["greedy", "random"], games=2, seed=4)
+    assert [b.games for b in repeated.bots] == [4, 2] and "repeated" in repeated.table()
     for bad in (["greedy"] * 4, [], ["alphazero"], ["mcts:iterations"]):
         with pytest.raises(ValueError):
             nutcore.play_match(game, bad, games=1)

@@ -34,6 +34,8 @@ class MatchResult:
                 f"| {b.name} | {b.games} | {b.win_share:.3f} | {b.ci95[0]:.3f}-{b.ci95[1]:.3f} | {b.mean_score:.1f} |"
             )
         lines.append(f"\n{self.games} games, mean length {self.mean_length:.0f} actions")
+        if any(b.games != self.games for b in self.bots):
+            lines.append("(bots were repeated to fill the seats: a row counts every seat its bot played)")
         return "\n".join(lines)
 
 
