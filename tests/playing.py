@@ -23,3 +23,13 @@ def play_randomly(state, rng: random.Random, max_steps: int = 10**9):
             break
         random_step(state, rng)
     return state
+
+
+def corrupted_bytes(state, data) -> bytes:
+    """state.serialize() with 1-4 bytes after the 8-byte header overwritten (hypothesis `data`)."""
+    from hypothesis import strategies as st
+
+    raw = bytearray(state.serialize())
+    for _ in range(data.draw(st.integers(1, 4))):
+        raw[data.draw(st.integers(8, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    return bytes(raw)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import nutcore
-from playing import random_step
+from playing import corrupted_bytes, play_randomly, random_step
 
 GAMES = [(name, players) for name in nutcore.list_games() for players in (2, 3, 4)]
 
@@ -103,3 +105,19 @@ def test_random_playouts_in_cpp(game):
     returns, lengths = game.random_playouts(20, seed=1)
     assert returns.shape == (20, game.num_players()) and (abs(returns.sum(axis=1) - 1) < 1e-12).all()
     assert (lengths > 0).all()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_corrupted_bytes_load_or_raise(game, seed, data):
+    # Whatever loads must be canonical (equal to its own JSON round trip) and play to the end.
+    state = play_randomly(game.new_initial_state(), random.Random(seed), seed % 80)
+    try:
+        loaded = game.deserialize_state(corrupted_bytes(state, data))
+    except ValueError:
+        return
+    assert game.state_from_json(loaded.to_json()) == loaded
+    play_randomly(loaded, random.Random(seed), 10**5)
+    assert loaded.is_terminal()

@@ -7,8 +7,6 @@ import copy
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import nutcore
 from playing import play_randomly
@@ -93,19 +91,3 @@ def test_bytes_of_another_game_are_rejected():
     other = nutcore.load_game("auf_die_nuesse", players=3).new_initial_state()
     with pytest.raises(ValueError):
         game.deserialize_state(other.serialize())
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), data=st.data())
-def test_mutated_bytes_load_or_raise(seed, data):
-    game, state = midgame(seed=seed % 1000, steps=seed % 60)
-    raw = bytearray(state.serialize())
-    for _ in range(data.draw(st.integers(1, 4))):
-        raw[data.draw(st.integers(8, len(raw) - 1))] = data.draw(st.integers(0, 255))
-    try:
-        loaded = game.deserialize_state(bytes(raw))
-    except ValueError:
-        return
-    assert game.state_from_json(loaded.to_json()) == loaded
-    play_randomly(loaded, random.Random(seed), 200)
-    assert loaded.is_terminal()
