@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/boundary.h"
 #include "core/game_concept.h"
 #include "search/random_playout.h"
 
@@ -21,12 +22,24 @@ namespace nutcore::bindings {
 namespace py = pybind11;
 
 // Python dict <-> nutcore::Json through the json module: the JSON text is the one canonical form.
+// numpy numbers are taken as the Python numbers they stand for; NaN and infinities are refused.
 inline Json json_from_py(const py::handle& obj) {
+  const auto numbers = py::module_::import("numbers");
+  const py::object integral = numbers.attr("Integral"), real = numbers.attr("Real");
+  const py::cpp_function plain([integral, real](const py::handle& o) -> py::object {
+    if (py::isinstance(o, integral)) return py::reinterpret_steal<py::object>(PyNumber_Index(o.ptr()));
+    if (py::isinstance(o, real)) return py::float_(py::reinterpret_borrow<py::object>(o));
+    throw py::type_error(std::string("a ") + Py_TYPE(o.ptr())->tp_name + " is not JSON data");
+  });
   std::string text;
   try {
-    text = py::module_::import("json").attr("dumps")(obj, py::arg("allow_nan") = false).template cast<std::string>();
+    text = py::module_::import("json")
+               .attr("dumps")(obj, py::arg("allow_nan") = false, py::arg("default") = plain)
+               .template cast<std::string>();
   } catch (py::error_already_set& e) {
-    throw std::invalid_argument(std::string("not JSON-serializable: ") + e.what());
+    // Only the exception's own message: what() would append a Python traceback.
+    if (e.matches(PyExc_RecursionError)) throw std::invalid_argument("not JSON data: nested too deeply");
+    throw std::invalid_argument("not JSON data: " + py::str(e.value()).cast<std::string>());
   }
   return Json::parse(text);
 }
@@ -67,12 +80,23 @@ struct PyState {
     return out;
   }
 
-  void apply_action(int64_t wide) {
-    // Any Python int is accepted here so that every bad action is a ValueError, not a TypeError.
-    const Action a = (wide < 0 || wide >= G::kNumDistinctActions) ? -1 : static_cast<Action>(wide);
+  // Every bad action, whatever its type or size, is a ValueError that lists the legal ones.
+  void apply_action(const py::handle& action) {
+    Action a = -1;
+    std::string shown;
+    if (PyBool_Check(action.ptr())) {
+      shown = py_repr(action) + " (a bool, not an action id)";
+    } else {
+      try {
+        a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
+      } catch (const std::invalid_argument&) {
+        a = -1;
+      }
+      shown = py_repr(action);
+    }
     if (a < 0 || !is_legal(a)) {
       std::ostringstream msg;
-      msg << "illegal action " << wide;
+      msg << "illegal action " << shown;
       if (a >= 0) msg << " (" << G::action_to_string(a) << ")";
       msg << " in " << G::kName << "; ";
       if (game->is_terminal(state)) {
@@ -116,22 +140,24 @@ struct PyGame {
 
   // n random games played inside C++ with the GIL released. Game i uses a generator seeded from
   // (seed, i), so results do not depend on how the work is split.
-  py::tuple random_playouts(long n, int64_t seed) const {
-    if (n < 0) throw std::invalid_argument("random_playouts: n must be >= 0");
+  py::tuple random_playouts(const py::handle& n_arg, const py::handle& seed_arg_) const {
+    const int64_t n = int_arg(n_arg, "random_playouts: n", 0, int64_t{1} << 40);
+    const uint64_t seed = seed_arg(seed_arg_);
     const int players = game->num_players();
     py::array_t<double> returns({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(players)});
     py::array_t<int64_t> lengths(static_cast<py::ssize_t>(n));
     double* r = returns.mutable_data();
     int64_t* len = lengths.mutable_data();
-    {
-      py::gil_scoped_release release;
-      for (long i = 0; i < n; ++i) {
-        Rng rng(static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
+    run_interruptible([&, game = game](const StopFlag* stop) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (stop_requested(stop)) throw Stopped();
+        Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
         auto state = game->new_initial_state();
         len[i] = random_playout(*game, state, rng);
         game->returns(state, r + i * players);
       }
-    }
+      return true;
+    });
     return py::make_tuple(returns, lengths);
   }
 };
@@ -140,16 +166,16 @@ template <GameConcept G>
 void bind_game(py::module_& m, const char* game_class, const char* state_class) {
   using S = PyState<G>;
   using PG = PyGame<G>;
-  py::class_<S>(m, state_class)
+  py::class_<S> state_cls(m, state_class);
+  state_cls
       .def("current_player", [](const S& s) { return s.game->current_player(s.state); })
       .def("is_chance_node", [](const S& s) { return s.game->is_chance(s.state); })
       .def("is_terminal", [](const S& s) { return s.game->is_terminal(s.state); })
       .def("legal_actions", &S::legal_actions)
       .def("chance_outcomes", &S::chance_outcomes)
       .def("apply_action", &S::apply_action, py::arg("action"))
-      .def("action_to_string", [](const S&, int64_t a) {
-        if (a < 0 || a >= G::kNumDistinctActions) throw std::invalid_argument("action " + std::to_string(a) + " is out of range");
-        return G::action_to_string(static_cast<Action>(a));
+      .def("action_to_string", [](const S&, const py::handle& a) {
+        return G::action_to_string(static_cast<Action>(int_arg(a, "action", 0, G::kNumDistinctActions - 1)));
       }, py::arg("action"))
       .def("string_to_action", [](const S&, const std::string& text) { return G::string_to_action(text); }, py::arg("text"))
       .def("returns", &S::returns)
@@ -164,22 +190,38 @@ void bind_game(py::module_& m, const char* game_class, const char* state_class) 
       .def("__repr__", [](const S& s) {
         return std::string("<") + G::kName + " state, current player " + std::to_string(s.game->current_player(s.state)) + ">";
       })
-      .def("__eq__", [](const S& a, const S& b) { return a.game->params_json().dump() == b.game->params_json().dump() && a.state == b.state; })
-      .def("__hash__", [](const S&) -> py::ssize_t { throw py::type_error("nutcore states are mutable and unhashable"); });
+      // Anything but a state of the same game type: NotImplemented, so that Python answers False.
+      .def("__eq__", [](const S& a, const py::object& other) -> py::object {
+        if (!py::isinstance<S>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        const S& b = other.cast<const S&>();
+        return py::bool_(a.state == b.state && (a.game == b.game || a.game->params_json().dump() == b.game->params_json().dump()));
+      }, py::arg("other"), py::is_operator());
+  // States are mutable: unhashable, as lists are.
+  state_cls.attr("__hash__") = py::none();
+  state_cls.attr("game_name") = G::kName;
 
   py::class_<PG>(m, game_class)
       .def(py::init([](const py::dict& params) {
         return PG{std::make_shared<const G>(G(G::params_from_json(json_from_py(params))))};
       }), py::arg("params"))
       .def_property_readonly_static("name", [](py::object) { return G::kName; })
+      .def_property_readonly_static("state_type", [](py::object) { return py::type::of<S>(); })
       .def("num_players", [](const PG& g) { return g.game->num_players(); })
       .def("num_distinct_actions", [](const PG&) { return G::kNumDistinctActions; })
       .def_property_readonly("params", [](const PG& g) { return json_to_py(g.game->params_json()); })
       .def("new_initial_state", [](const PG& g) { return g.wrap(g.game->new_initial_state()); })
       .def("state_from_json", [](const PG& g, const py::object& d) { return g.wrap(g.game->from_json(json_from_py(d))); }, py::arg("data"))
-      .def("deserialize_state", [](const PG& g, const py::bytes& b) { return g.wrap(g.game->deserialize(std::string(b))); }, py::arg("data"))
+      .def("deserialize_state", [](const PG& g, const py::handle& b) {
+        return g.wrap(g.game->deserialize(bytes_arg(b, "deserialize_state: data")));
+      }, py::arg("data"))
       .def("random_playouts", &PG::random_playouts, py::arg("n"), py::arg("seed") = 0)
-      .def("__repr__", [](const PG& g) { return std::string("<nutcore game ") + G::kName + ", " + std::to_string(g.game->num_players()) + " players>"; });
+      .def("__repr__", [](const PG& g) { return std::string("<nutcore game ") + G::kName + ", " + std::to_string(g.game->num_players()) + " players>"; })
+      // Games are immutable values: equal when their parameters are, and hashable.
+      .def("__eq__", [](const PG& a, const py::object& other) -> py::object {
+        if (!py::isinstance<PG>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(a.game->params_json().dump() == other.cast<const PG&>().game->params_json().dump());
+      }, py::arg("other"), py::is_operator())
+      .def("__hash__", [](const PG& g) { return py::hash(py::str(g.game->params_json().dump())); });
 }
 
 }  // namespace nutcore::bindings

@@ -1,6 +1,7 @@
 // nutcore._core: the private extension module. python/nutcore/__init__.py re-exports the API.
 #include <pybind11/pybind11.h>
 
+#include "bindings/boundary.h"
 #include "core/types.h"
 
 namespace nutcore::bindings {
@@ -18,6 +19,13 @@ PYBIND11_MODULE(_core, m) {
   m.attr("CHANCE") = nutcore::kChancePlayer;
   m.attr("TERMINAL") = nutcore::kTerminalPlayer;
   m.attr("__version__") = MACRO_STRINGIFY(VERSION_INFO);
+  using nutcore::bindings::StopToken;
+  py::class_<StopToken>(m, "StopToken", "Pass to a search; stop() from any thread ends it early.")
+      .def(py::init<>())
+      .def("stop", &StopToken::stop, "Ask the searches using this token to end now.")
+      .def("reset", &StopToken::reset, "Clear the request, to use the token again.")
+      .def_property_readonly("stopped", &StopToken::stopped);
+  py::register_exception<nutcore::Stopped>(m, "SearchStopped");
   nutcore::bindings::bind_auf_die_nuesse(m);
   nutcore::bindings::bind_purzelbaum(m);
 }

@@ -32,7 +32,9 @@ inline py::dict mcts_result_to_py(const MctsResult& r) {
   out["nodes"] = r.nodes;
   out["bytes_per_node"] = r.bytes_per_node;
   out["tree_bytes"] = r.tree_bytes;
+  out["reserved_bytes"] = r.reserved_bytes;
   out["elapsed"] = r.elapsed;
+  out["stopped"] = r.stopped;
   return out;
 }
 
@@ -44,24 +46,27 @@ void bind_search(py::module_& m) {
       evaluate_all(*state.game, state.state, v);
       return std::vector<double>(v, v + state.game->num_players());
     }, py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
-    m.def("expectimax_search", [](const PyState<G>& state, int depth, double bound, bool pruning, bool star2) {
+    m.def("expectimax_search", [](const PyState<G>& state, const py::handle& depth, double bound, bool pruning,
+                                  bool star2, const StopToken* token) {
       ExpectimaxOptions o;
-      o.depth = depth;
+      o.depth = static_cast<int>(int_arg(depth, "depth", 1, 64));
       o.bound = bound;
       o.pruning = pruning;
       o.star2 = star2;
-      ExpectimaxResult r;
-      {
-        const auto root = state.state;  // a copy: Python may touch `state` while the GIL is released
-        py::gil_scoped_release release;
-        r = Expectimax<G>(*state.game, o).search(root);
-      }
+      // The search works on a copy: Python may touch `state` while the GIL is released.
+      const ExpectimaxResult r = run_interruptible(
+          [game = state.game, root = state.state, o](const StopFlag* stop) mutable {
+            o.stop = stop;
+            return Expectimax<G>(*game, o).search(root);
+          },
+          token);
       py::dict out = stats_to_py(r.best_action, r.actions);
       out["root_value"] = r.root_value;
       out["nodes"] = r.nodes;
       out["elapsed"] = r.elapsed;
       return out;
-    }, py::arg("state"), py::arg("depth"), py::arg("bound"), py::arg("pruning"), py::arg("star2"));
+    }, py::arg("state"), py::arg("depth"), py::arg("bound"), py::arg("pruning"), py::arg("star2"),
+       py::arg("stop") = nullptr);
   }
   if constexpr (HasRolloutPolicy<G>) {
     m.def("greedy_action", [](const PyState<G>& state) {
@@ -71,25 +76,27 @@ void bind_search(py::module_& m) {
       return rollout_action(*state.game, state.state, rng);
     }, py::arg("state"));
   }
-  m.def("mcts_search", [](const PyState<G>& state, long iterations, double time_limit, double exploration, int64_t seed,
-                          int threads, bool heuristic_rollouts, long max_nodes) {
+  m.def("mcts_search", [](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
+                          const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
+                          const py::handle& max_nodes, const StopToken* token) {
     MctsOptions o;
-    o.iterations = iterations;
+    o.iterations = static_cast<long>(int_arg(iterations, "iterations", 0, int64_t{1} << 50));
     o.time_limit = time_limit;
     o.exploration = exploration;
-    o.seed = static_cast<uint64_t>(seed);
-    o.threads = threads;
+    o.seed = seed_arg(seed);
+    o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
     o.heuristic_rollouts = heuristic_rollouts;
-    o.max_nodes = max_nodes;
-    MctsResult r;
-    {
-      const auto root = state.state;  // a copy: Python may touch `state` while the GIL is released
-      py::gil_scoped_release release;
-      r = mcts_search(*state.game, root, o);
-    }
+    o.max_nodes = static_cast<long>(int_arg(max_nodes, "max_nodes", 1000, 2'000'000'000));
+    // The search works on a copy: Python may touch `state` while the GIL is released.
+    const MctsResult r = run_interruptible(
+        [game = state.game, root = state.state, o](const StopFlag* stop) mutable {
+          o.stop = stop;
+          return mcts_search(*game, root, o);
+        },
+        token);
     return mcts_result_to_py(r);
   }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
-     py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"));
+     py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("stop") = nullptr);
 }
 
 }  // namespace nutcore::bindings

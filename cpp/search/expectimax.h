@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/game_concept.h"
+#include "core/stop.h"
 #include "search/mcts.h"
 
 namespace nutcore {
@@ -35,6 +36,7 @@ struct ExpectimaxOptions {
   bool pruning = true;
   // Star2 probing: correct, but on Auf die Nüsse! it costs more nodes than it saves (bench/RESULTS.md).
   bool star2 = false;
+  const StopFlag* stop = nullptr;  // polled every 1,024 nodes; a stopped search throws Stopped
 };
 
 struct ExpectimaxResult {
@@ -60,6 +62,8 @@ class Expectimax {
     if (game_.is_terminal(root) || game_.is_chance(root))
       throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
     if (options_.depth < 1 || options_.depth > 64) throw std::invalid_argument("depth must be 1..64");
+    if (!(options_.bound > 0) || !std::isfinite(options_.bound))
+      throw std::invalid_argument("bound must be a positive finite number");
     const auto start = std::chrono::steady_clock::now();
     ExpectimaxResult result;
     const int mover = game_.current_player(root);
@@ -111,6 +115,10 @@ class Expectimax {
 
   static double inf() { return std::numeric_limits<double>::infinity(); }
 
+  void count_node() {
+    if ((++nodes_ & 1023) == 0 && stop_requested(options_.stop)) throw Stopped();
+  }
+
   double margin_eval(const State& s) {
     double v[kP];
     evaluate_all(game_, s, v);
@@ -119,7 +127,7 @@ class Expectimax {
 
   // Two players: the value of s for seat 0 (seat 1 gets its negation).
   double margin_search(const State& s, int depth, double alpha, double beta) {
-    ++nodes_;
+    count_node();
     if (depth == 0 || game_.is_terminal(s)) return margin_eval(s);
     const double lo = -2 * options_.bound, hi = 2 * options_.bound;
     if (game_.is_chance(s)) {
@@ -189,7 +197,7 @@ class Expectimax {
 
   // Max-n for three or more players, no pruning: every entry of the vector is kept.
   void maxn(const State& s, int depth, double* out) {
-    ++nodes_;
+    count_node();
     const int n = game_.num_players();
     if (depth == 0 || game_.is_terminal(s)) {
       evaluate_all(game_, s, out);

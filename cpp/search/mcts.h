@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/game_concept.h"
+#include "core/stop.h"
 #include "search/random_playout.h"
 
 namespace nutcore {
@@ -34,6 +35,7 @@ struct MctsOptions {
   int threads = 1;
   bool heuristic_rollouts = false;  // playouts by the game's rollout_action() when it has one
   long max_nodes = 20'000'000;    // the search stops growing its tree beyond this (memory guard)
+  const StopFlag* stop = nullptr;  // set by the caller: the search ends after its current iteration
 };
 
 struct ActionStats {
@@ -49,8 +51,10 @@ struct MctsResult {
   long iterations = 0;
   long nodes = 0;
   size_t bytes_per_node = 0;
-  size_t tree_bytes = 0;
+  size_t tree_bytes = 0;      // nodes in use
+  size_t reserved_bytes = 0;  // arena chunks allocated (pages not yet touched are not resident)
   double elapsed = 0.0;
+  bool stopped = false;       // ended early by the stop flag
 };
 
 // Games may offer a playout policy better than uniform, a free function found by argument-dependent
@@ -84,12 +88,18 @@ class MctsTree {
     node(0).player = static_cast<int8_t>(game.current_player(root));
   }
 
-  // Runs iterations until `iterations` are done, `deadline` passes or `stop` is set.
-  long search(long iterations, std::chrono::steady_clock::time_point deadline, bool has_deadline) {
+  // Runs iterations until `iterations` are done (0: no limit), `time_limit` seconds have passed
+  // since `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration
+  // runs, so that there is a move to return.
+  long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
     long done = 0;
     while (iterations <= 0 || done < iterations) {
+      if (stop_requested(options_.stop)) break;
       // The clock is read every 16 iterations: cheap, and precise enough for sub-second limits.
-      if (has_deadline && (done & 15) == 0 && std::chrono::steady_clock::now() >= deadline) break;
+      // Elapsed seconds are compared as doubles, so that no time limit can overflow a time point.
+      if (time_limit > 0 && done > 0 && (done & 15) == 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
+        break;
       iterate();
       ++done;
     }
@@ -99,7 +109,8 @@ class MctsTree {
   const Node& root() const { return node(0); }
   const Node& child(int i) const { return node(node(0).first_child + i); }
   long num_nodes() const { return size_; }
-  size_t bytes() const { return chunks_.size() * kChunk * sizeof(Node); }
+  size_t used_bytes() const { return static_cast<size_t>(size_) * sizeof(Node); }
+  size_t reserved_bytes() const { return chunks_.size() * kChunk * sizeof(Node); }
 
  private:
   static constexpr uint32_t kChunk = 1u << 16;
@@ -244,9 +255,6 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
   if (options.max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
 
   const auto start = std::chrono::steady_clock::now();
-  const bool has_deadline = options.time_limit > 0;
-  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(options.time_limit));
   const int t_count = options.threads;
   std::vector<std::unique_ptr<MctsTree<G>>> trees(t_count);
   std::vector<long> done(t_count, 0);
@@ -256,7 +264,7 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
     trees[t] = std::make_unique<MctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
     long share = options.iterations == 0 ? 0 : options.iterations / t_count + (t < options.iterations % t_count ? 1 : 0);
     if (options.iterations > 0 && share == 0) return;
-    done[t] = trees[t]->search(share, deadline, has_deadline);
+    done[t] = trees[t]->search(share, start, options.time_limit);
   };
   if (t_count == 1) {
     work(0);
@@ -277,7 +285,8 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
     const auto& tree = *trees[t];
     result.iterations += done[t];
     result.nodes += tree.num_nodes();
-    result.tree_bytes += tree.bytes();
+    result.tree_bytes += tree.used_bytes();
+    result.reserved_bytes += tree.reserved_bytes();
     root_visits += tree.root().visits;
     for (int p = 0; p < players; ++p) result.root_value[p] += tree.root().value[p];
     for (int i = 0; i < tree.root().num_children; ++i) {
@@ -298,13 +307,10 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
   const ActionStats* best = nullptr;
   for (const auto& s : stats)
     if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
-  if (!best) {  // no iteration ran (a tiny time limit): fall back to the first legal action
-    typename G::Actions legal;
-    game.legal_actions(root, legal);
-    result.best_action = legal[0];
-  } else {
-    result.best_action = best->action;
-  }
+  // Every tree runs an iteration unless stopped first; stopped before any, there is no move.
+  if (!best || result.iterations == 0) throw Stopped();
+  result.best_action = best->action;
+  result.stopped = stop_requested(options.stop);
   std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
   result.actions = std::move(stats);
   result.bytes_per_node = sizeof(typename MctsTree<G>::Node);

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/stop.h"
 #include "games/purzelbaum/purzelbaum.h"
 
 namespace nutcore::purzel {
@@ -42,7 +43,7 @@ class WinterSolver {
  public:
   static constexpr int kCodes = 2 * (kMaxEnds + 1);  // content code = 2 * nuts + leaf
 
-  WinterSolver(int players) : n_(players) {}
+  explicit WinterSolver(int players, const StopFlag* stop = nullptr) : n_(players), stop_(stop) {}
 
   WinterSolution solve(const Game& game, const State& s) {
     if (s.phase != Phase::kDig) throw std::invalid_argument("the winter solver needs a winter position (phase dig)");
@@ -82,6 +83,8 @@ class WinterSolver {
  private:
   using Counts = std::array<uint8_t, kCodes>;
   int n_;
+  const StopFlag* stop_;
+  long calls_ = 0;
   std::unordered_map<std::string, std::vector<long>> table_;
 
   static int code(const State& s, int h) { return 2 * s.hole_nuts[h] + (s.leaf >> h & 1); }
@@ -99,6 +102,7 @@ class WinterSolver {
     bool any = false;
     for (int c = 0; c < kCodes && !any; ++c) any = counts[c] != 0;
     if (!any) return std::vector<long>(n_, 0);
+    if ((++calls_ & 1023) == 0 && stop_requested(stop_)) throw Stopped();
     std::string key(reinterpret_cast<const char*>(counts.data()), counts.size());
     key.push_back(static_cast<char>(mover));
     if (auto it = table_.find(key); it != table_.end()) return it->second;

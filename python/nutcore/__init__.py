@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _core
-from ._core import CHANCE, TERMINAL
+from . import _checks, _core
+from ._core import CHANCE, TERMINAL, SearchStopped, StopToken
 
 __version__ = _core.__version__
 
@@ -29,9 +29,8 @@ def _load_purzelbaum(params: dict[str, Any]):
 
     if "tumble_tables" in params:
         raise ValueError("purzelbaum has no parameter 'tumble_tables' (it is computed from the model)")
-    players = params.get("players", 2)
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise ValueError("purzelbaum: players must be an int in 2..4")
+    _core.purzelbaum_check_params(params)  # cheap checks first: the model takes a while
+    players = params["players"]
     try:
         sigma = params.get("skill_sigma", tm.DEFAULT_SIGMA)
         sigmas = list(sigma) if isinstance(sigma, (list, tuple)) else [sigma] * players
@@ -41,6 +40,7 @@ def _load_purzelbaum(params: dict[str, Any]):
         branches = tuple(float(b) for b in params.get("branch_lengths", tm.DEFAULT_BRANCH_LENGTHS))
         half_box = float(params.get("half_box", tm.DEFAULT_HALF_BOX))
         hit_radius = float(params.get("hit_radius", tm.DEFAULT_HIT_RADIUS))
+        tm.check_geometry(holes, half_box, hit_radius)
         tables = []
         for s in sigmas:
             table = tm.outcome_table(float(s), holes, branches, half_box, hit_radius)
@@ -66,10 +66,13 @@ def list_games() -> list[str]:
 
 def load_game(name: str, players: int = 2, **params: Any):
     """Create a game: `players` seats (2-4) and any game parameter by name (see game.params)."""
+    if not isinstance(name, str):
+        raise ValueError(f"load_game: the game name must be a string, got {name!r}")
     if name not in _GAMES:
         if name in PLANNED_GAMES:
             raise ValueError(f"game {name!r} is not implemented yet; available: {list_games()}")
         raise ValueError(f"unknown game {name!r}; available: {list_games()}")
+    players = _checks.integer(players, f"{name}: players", 2, 4)
     return _GAMES[name]({"players": players, **params})
 
 
@@ -83,6 +86,8 @@ __all__ = [
     "RandomBot",
     "SearchBot",
     "SearchResult",
+    "SearchStopped",
+    "StopToken",
     "__version__",
     "best_move",
     "list_games",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import _core
-from .search import ALGORITHMS, _game_name, best_move
+from . import _checks, _core
+from .search import ALGORITHMS, _game_name, best_move, search_config
 
 
 class Bot:
@@ -30,7 +30,7 @@ class RandomBot(Bot):
     name = "random"
 
     def __init__(self, seed: int = 0):
-        self.reset(seed)
+        self.reset(_checks.seed(seed, "random bot: seed"))
 
     def step(self, state) -> int:
         return self._rng.choice(state.legal_actions())
@@ -50,6 +50,9 @@ class SearchBot(Bot):
     """best_move with fixed settings; every move gets its own seed from the bot's generator."""
 
     def __init__(self, algorithm: str, **settings: Any):
+        if algorithm == "solver" and settings:
+            raise ValueError(f"the solver bot takes no settings, got {sorted(settings)}")
+        search_config(algorithm, **settings)  # bad settings fail here, not at the first move
         self.algorithm = algorithm
         self.settings = settings
         self.name = algorithm + "".join(f":{k}={v}" for k, v in settings.items())
@@ -85,6 +88,8 @@ def _parse_value(text: str) -> Any:
 def make_bot(spec: str) -> Bot:
     """A bot from a spec such as "random", "greedy", "mcts:iterations=2000,threads=2",
     "expectimax:depth=3" or "solver"."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec is a string such as 'mcts:iterations=2000', got {spec!r}")
     name, _, rest = spec.partition(":")
     settings = {}
     for item in filter(None, rest.split(",")):
@@ -93,6 +98,8 @@ def make_bot(spec: str) -> Bot:
             raise ValueError(f"bot spec {spec!r}: expected key=value, got {item!r}")
         settings[key.strip()] = _parse_value(value.strip())
     if name == "random":
+        if set(settings) - {"seed"}:
+            raise ValueError(f"the random bot takes no settings but seed, got {sorted(settings)}")
         return RandomBot(**settings)
     if name == "greedy":
         if settings:
@@ -107,5 +114,7 @@ def make_bot(spec: str) -> Bot:
 
 
 def check_bot_for(bot: Bot, state) -> None:
-    if isinstance(bot, SearchBot) and bot.algorithm not in ALGORITHMS[_game_name(state)]:
+    if not isinstance(bot, Bot):
+        raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
+    if isinstance(bot, SearchBot) and bot.algorithm not in ALGORITHMS[_game_name(state, "bot")]:
         raise ValueError(f"bot {bot.name} is not available for this game")

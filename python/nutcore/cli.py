@@ -15,6 +15,40 @@ import sys
 import time
 
 import nutcore
+from nutcore import _checks
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes: one line naming the problem, exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _read_json_file(path: str):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError(f"{path}: the JSON is nested too deeply") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8 text ({e.reason})") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+def _option_value(text: str):
+    """An --option value: JSON where it parses (numbers, true/false, lists), else the string."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return text
 
 
 def _progress(done: int, total: int) -> None:
@@ -71,16 +105,20 @@ def _play(args: argparse.Namespace) -> int:
     game = nutcore.load_game(args.game, players=args.players)
     if not 0 <= args.seat < args.players:
         raise ValueError(f"--seat must be 0..{args.players - 1}")
+    hint_iterations = _checks.integer(args.hint_iterations, "--hint-iterations", 1, 10**9)
+    seed = _checks.seed(args.seed, "--seed")
     ai = nutcore.make_bot(args.bot)
-    ai.reset(args.seed)
-    rng = random.Random(args.seed)
+    ai.reset(seed)
+    rng = random.Random(seed)
     state = game.new_initial_state()
 
     def hint() -> None:
-        result = nutcore.best_move(state, iterations=args.hint_iterations, seed=rng.getrandbits(62))
-        print(f"  AI suggests: {result.action_string}")
-        for stat in sorted(result.actions, key=lambda s: -(s.visits or 0)):
-            print(f"    {stat.action_string:45s} visits {stat.visits:6d}  win share {stat.value:.3f}")
+        # "auto": MCTS with this budget, or the game's exact solver where it applies.
+        result = nutcore.best_move(state, iterations=hint_iterations, seed=rng.getrandbits(62))
+        print(f"  AI suggests: {result.action_string} ({result.algorithm})")
+        for stat in sorted(result.actions, key=lambda s: (-(s.visits or 0), -(s.value or 0))):
+            visits = f"visits {stat.visits:6d}  win share" if stat.visits is not None else "value"
+            print(f"    {stat.action_string:45s} {visits} {stat.value:.3f}")
 
     while not state.is_terminal():
         if state.is_chance_node():
@@ -110,15 +148,18 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _bestmove(args: argparse.Namespace) -> int:
-    with open(args.json, encoding="utf-8") as f:
-        data = json.load(f)
-    players = data.get("players", 2) if isinstance(data, dict) else 2
+    data = _read_json_file(args.json)
+    if not isinstance(data, dict):
+        raise ValueError(f"{args.json}: a position is a JSON object, as state.to_json() writes it")
+    players = data.get("players", 2)
     game = nutcore.load_game(args.game, players=players)
     state = game.state_from_json(data)
     options = {}
     for item in args.option or []:
-        key, _, value = item.partition("=")
-        options[key] = json.loads(value) if value[:1] in '-0123456789tfn[{"' else value
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--option takes key=value (e.g. depth=3), got {item!r}")
+        options[key.strip()] = _option_value(value.strip())
     result = nutcore.best_move(
         state,
         algorithm=args.algorithm,
@@ -134,6 +175,7 @@ def _bestmove(args: argparse.Namespace) -> int:
 
 def _playouts(args: argparse.Namespace) -> int:
     game = nutcore.load_game(args.game, players=args.players)
+    _checks.integer(args.games, "--games", 1, 10**9)
     start = time.perf_counter()
     returns, lengths = game.random_playouts(args.games, args.seed)
     elapsed = time.perf_counter() - start
@@ -146,7 +188,7 @@ def _playouts(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="nutcore", description="Rules engines and AI for squirrel-and-nut games.")
+    parser = _Parser(prog="nutcore", description="Rules engines and AI for squirrel-and-nut games.")
     sub = parser.add_subparsers(dest="command", required=True)
     games = nutcore.list_games()
 
@@ -195,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as e:
         print(f"nutcore: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nnutcore: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from . import _checks
 from .bots import Bot, check_bot_for, make_bot
 
 
@@ -74,12 +75,16 @@ def play_match(
 ) -> MatchResult:
     """Play `games` games. With fewer bots than seats the list is repeated to fill them; with
     rotate_seats, game g seats bot i at (i + g) mod players, so every bot plays every seat."""
+    _checks.check_game(game, "play_match")
     players = game.num_players()
+    if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
+        raise ValueError(f"play_match: bots must be a list of bots or specs, got {bots!r}")
     bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
     if not bots or len(bots) > players:
         raise ValueError(f"play_match: give 1..{players} bots for {players} players")
-    if not isinstance(games, int) or games < 1:
-        raise ValueError("play_match: games must be a positive int")
+    games = _checks.integer(games, "play_match: games", 1, 10**9)
+    seed = _checks.seed(seed, "play_match: seed")
+    rotate_seats = _checks.flag(rotate_seats, "play_match: rotate_seats")
     probe = game.new_initial_state()
     for b in bots:
         check_bot_for(b, probe)

@@ -6,13 +6,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _core
+from . import _checks, _core
+from ._core import StopToken
 
 # Algorithms per game, best first: "auto" takes the first.
 ALGORITHMS = {
     "auf_die_nuesse": ("mcts", "expectimax", "solver"),
     "purzelbaum": ("mcts", "expectimax", "solver"),
 }
+_ALL_ALGORITHMS = ("mcts", "expectimax", "solver")
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
 
@@ -60,12 +62,8 @@ def _stats(state, raw, with_visits: bool = False) -> list[ActionStat]:
     ]
 
 
-def _game_name(state) -> str:
-    name = type(state).__name__
-    for game in ALGORITHMS:
-        if name.lower().startswith(game.replace("_", "")):
-            return game
-    raise ValueError(f"best_move: not a nutcore state: {state!r}")
+def _game_name(state, who: str = "best_move") -> str:
+    return _checks.state_game_name(state, who)
 
 
 def _check_options(algorithm: str, options: dict[str, Any], allowed: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +75,54 @@ def _check_options(algorithm: str, options: dict[str, Any], allowed: dict[str, A
     return {**allowed, **options}
 
 
+def _mcts_config(iterations, time_limit, threads, options: dict[str, Any]) -> dict[str, Any]:
+    opts = _check_options("mcts", options, _MCTS_OPTIONS)
+    if iterations is None and time_limit is None:
+        iterations = 1000
+    return {
+        "iterations": 0 if iterations is None else _checks.integer(iterations, "best_move: iterations", 1, 2**50),
+        "time_limit": 0.0 if time_limit is None else _checks.positive_real(time_limit, "best_move: time_limit"),
+        "threads": _checks.integer(threads, "best_move: threads", 1, 256),
+        "exploration": _checks.nonnegative_real(opts["exploration"], "best_move: exploration"),
+        "heuristic_rollouts": _checks.flag(opts["heuristic_rollouts"], "best_move: heuristic_rollouts"),
+        "max_nodes": _checks.integer(opts["max_nodes"], "best_move: max_nodes", 1000, 2_000_000_000),
+    }
+
+
+def _expectimax_config(options: dict[str, Any]) -> dict[str, Any]:
+    opts = _check_options("expectimax", options, _EXPECTIMAX_OPTIONS)
+    return {
+        "depth": _checks.integer(opts["depth"], "best_move: depth", 1, 64),
+        "bound": _checks.positive_real(opts["bound"], "best_move: bound"),
+        "pruning": _checks.flag(opts["pruning"], "best_move: pruning"),
+        "star2": _checks.flag(opts["star2"], "best_move: star2"),
+    }
+
+
+def search_config(algorithm: str, iterations=None, time_limit=None, threads=1, **options: Any) -> dict[str, Any]:
+    """The checked settings of `algorithm` ("mcts", "expectimax", "solver" or "auto"), without a
+    state: bots check their settings with it when they are made. "auto" takes MCTS's settings,
+    which it ignores where it picks an exact algorithm."""
+    if algorithm in ("mcts", "auto"):
+        return _mcts_config(iterations, time_limit, threads, options)
+    if iterations is not None or time_limit is not None or _checks.integer(threads, "best_move: threads", 1, 256) != 1:
+        raise ValueError(
+            f"best_move: {algorithm} is exact for its depth; it takes no iterations, time_limit or threads"
+        )
+    if algorithm == "expectimax":
+        return _expectimax_config(options)
+    if algorithm == "solver":
+        return _check_options(algorithm, options, {})
+    raise ValueError(f"best_move: unknown algorithm {algorithm!r}; choose from {('auto', *_ALL_ALGORITHMS)}")
+
+
+def _auto_algorithm(game: str, state) -> str:
+    # Purzelbaum's winter is solved exactly; everywhere else MCTS is the strongest choice.
+    if game == "purzelbaum" and state.to_json()["season"] == "winter":
+        return "solver"
+    return ALGORITHMS[game][0]
+
+
 def best_move(
     state,
     algorithm: str = "auto",
@@ -84,54 +130,47 @@ def best_move(
     time_limit: float | None = None,
     threads: int = 1,
     seed: int | None = None,
+    stop: StopToken | None = None,
     **options: Any,
 ) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
 
     algorithm: "auto" (the best the game supports: the exact solver where it applies, Purzelbaum's
-    winter; MCTS elsewhere), "mcts", "expectimax" or "solver".
-    iterations / time_limit: the MCTS budget (default 1000 iterations); threads: root-parallel trees;
-    seed: makes the search reproducible (None: a fresh random seed). Other keyword options go to the
-    algorithm (MCTS: exploration, heuristic_rollouts, max_nodes; expectimax: depth, bound, pruning, star2).
-    Expectimax with pruning (two players) gives the exact value for the chosen move and upper bounds
-    for the others; pruning=False gives every move's exact value.
+    winter, ignoring the MCTS budget there; MCTS elsewhere), "mcts", "expectimax" or "solver".
+    iterations / time_limit: the MCTS budget (default 1000 iterations; with both, whichever ends
+    first); threads: root-parallel trees; seed: makes the search reproducible (0..2**64-1; None: a
+    fresh random seed). stop: a nutcore.StopToken; its stop() ends the search early from another
+    thread (MCTS then returns its best move so far with extra["stopped"]; the exact algorithms raise
+    nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt.
+    Other keyword options go to the algorithm (MCTS: exploration, heuristic_rollouts, max_nodes;
+    expectimax: depth, bound, pruning, star2). Expectimax with pruning (two players) gives the exact
+    value for the chosen move and upper bounds for the others; pruning=False gives every move's
+    exact value.
     """
     game = _game_name(state)
-    supported = ALGORITHMS[game]
-    if algorithm == "auto":
-        # Purzelbaum's winter is solved exactly; everywhere else MCTS is the strongest choice.
-        winter = game == "purzelbaum" and not state.is_terminal() and state.to_json()["season"] == "winter"
-        algorithm = "solver" if winter else supported[0]
-    if algorithm not in supported:
-        raise ValueError(f"best_move: unknown algorithm {algorithm!r} for {game}; choose from {('auto',) + supported}")
+    if not isinstance(algorithm, str):
+        raise ValueError(f"best_move: algorithm must be a name, got {algorithm!r}")
+    config = search_config(algorithm, iterations, time_limit, threads, **options)
+    if stop is not None and not isinstance(stop, StopToken):
+        raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("best_move: the state is terminal or a chance node; there is no move to choose")
-    if seed is None:
-        seed = int.from_bytes(os.urandom(8), "little") >> 1
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError("best_move: seed must be an int or None")
+    chosen = _auto_algorithm(game, state) if algorithm == "auto" else algorithm
+    if chosen not in ALGORITHMS[game]:
+        raise ValueError(f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto',) + ALGORITHMS[game]}")
+    seed = int.from_bytes(os.urandom(8), "little") if seed is None else _checks.seed(seed, "best_move: seed")
 
-    if algorithm == "mcts":
-        opts = _check_options(algorithm, options, _MCTS_OPTIONS)
-        if iterations is None and time_limit is None:
-            iterations = 1000
-        if iterations is not None and (
-            not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1
-        ):
-            raise ValueError("best_move: iterations must be a positive int")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError("best_move: time_limit must be a positive number of seconds")
-        if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 256:
-            raise ValueError("best_move: threads must be an int in 1..256")
+    if chosen == "mcts":
         raw = _core.mcts_search(
             state,
-            iterations or 0,
-            float(time_limit or 0.0),
-            float(opts["exploration"]),
+            config["iterations"],
+            config["time_limit"],
+            config["exploration"],
             seed,
-            threads,
-            bool(opts["heuristic_rollouts"]),
-            int(opts["max_nodes"]),
+            config["threads"],
+            config["heuristic_rollouts"],
+            config["max_nodes"],
+            stop,
         )
         stats = _stats(state, raw, with_visits=True)
         return SearchResult(
@@ -146,21 +185,16 @@ def best_move(
             {
                 "bytes_per_node": raw["bytes_per_node"],
                 "tree_bytes": raw["tree_bytes"],
-                "threads": threads,
+                "reserved_bytes": raw["reserved_bytes"],
+                "threads": config["threads"],
                 "seed": seed,
+                "stopped": raw["stopped"],
             },
         )
 
-    if iterations is not None or time_limit is not None or threads != 1:
-        raise ValueError(
-            f"best_move: {algorithm} is exact for its depth; it takes no iterations, time_limit or threads"
-        )
-    if algorithm == "expectimax":
-        opts = _check_options(algorithm, options, _EXPECTIMAX_OPTIONS)
-        if not isinstance(opts["depth"], int) or not 1 <= opts["depth"] <= 64:
-            raise ValueError("best_move: depth must be an int in 1..64")
+    if chosen == "expectimax":
         raw = _core.expectimax_search(
-            state, opts["depth"], float(opts["bound"]), bool(opts["pruning"]), bool(opts["star2"])
+            state, config["depth"], config["bound"], config["pruning"], config["star2"], stop
         )
         stats = _stats(state, raw)
         return SearchResult(
@@ -172,12 +206,11 @@ def best_move(
             None,
             raw["nodes"],
             raw["elapsed"],
-            {"depth": opts["depth"]},
+            {"depth": config["depth"]},
         )
 
-    _check_options(algorithm, options, {})
     if game == "purzelbaum":
-        return _winter_result(state, _core.purzelbaum_solve_winter(state))
+        return _winter_result(state, _core.purzelbaum_solve_winter(state, stop))
     # The exact turn solver of Auf die Nüsse!.
     raw = _core.adn_solve_turn(state)
     stats = _stats(state, raw)
@@ -224,16 +257,18 @@ def _points_margin(values, mover):
     return int(me // 64 - other // 64)
 
 
-def solve(state) -> SearchResult:
+def solve(state, stop: StopToken | None = None) -> SearchResult:
     """Solve a position exactly, where the game has an exact solver (Purzelbaum: any winter position).
 
     value: per seat the final 64 * points + nuts under best play (points first, then the nut
     tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
     extra["margin_points"] the final points margin. Action values are the mover's future gains.
     """
-    game = _game_name(state)
+    game = _game_name(state, "solve")
+    if stop is not None and not isinstance(stop, StopToken):
+        raise ValueError(f"solve: stop must be a nutcore.StopToken, got {stop!r}")
     if game != "purzelbaum":
         raise ValueError(f"solve: {game} has no exact whole-game solver (try best_move(state, algorithm='solver'))")
     if state.is_terminal():
         raise ValueError("solve: the game is over")
-    return _winter_result(state, _core.purzelbaum_solve_winter(state))
+    return _winter_result(state, _core.purzelbaum_solve_winter(state, stop))

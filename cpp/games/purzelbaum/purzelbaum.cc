@@ -31,8 +31,7 @@ uint8_t read_seat_or_null(const Json& v, const std::string& what, int hi) {
 
 }  // namespace
 
-Game::Game(const Params& params) : params_(params) {
-  Params& p = params_;
+Params Game::checked_params(Params p) {
   if (p.players < 2 || p.players > kMaxPlayers) fail("purzelbaum: players must be 2..4");
   if (p.skill_sigma.size() == 1) p.skill_sigma.assign(p.players, p.skill_sigma[0]);
   if (static_cast<int>(p.skill_sigma.size()) != p.players) fail("purzelbaum: skill_sigma needs one value or one per seat");
@@ -45,9 +44,15 @@ Game::Game(const Params& params) : params_(params) {
   if (p.holes.size() < 2 || p.holes.size() > kMaxHoles) fail("purzelbaum: 2..20 holes");
   if (!(p.half_box > 0 && p.half_box <= 10)) fail("purzelbaum: half_box must be in (0, 10]");
   if (p.turn_cap < 1 || p.turn_cap > 10000) fail("purzelbaum: turn_cap must be 1..10000");
+  if (2 * p.branch_lengths.size() > p.holes.size())
+    fail("purzelbaum: every branch end needs a hole to aim at: more holes than branch ends");
+  return p;
+}
+
+Game::Game(const Params& params) : params_(checked_params(params)) {
+  const Params& p = params_;
   num_holes_ = static_cast<int>(p.holes.size());
   num_ends_ = 2 * static_cast<int>(p.branch_lengths.size());
-  if (num_ends_ > num_holes_) fail("purzelbaum: every branch end needs a hole to aim at: more holes than branch ends");
   all_holes_ = num_holes_ == 32 ? ~0u : (1u << num_holes_) - 1;
   const size_t per_seat = static_cast<size_t>(num_ends_) * num_holes_ * (num_holes_ + 2);
   if (static_cast<int>(p.tumble_tables.size()) != p.players)
@@ -253,6 +258,7 @@ void Game::validate(const State& s) const {
               (se == Season::kWinter && ph == Phase::kDig) || (se == Season::kOver && ph == Phase::kTerminal),
           "phase does not belong to the season");
   require(s.current < n, "current seat out of range");
+  require(ph != Phase::kTerminal || s.current == 0, "a finished game has nobody to move (current seat must be 0)");
   require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || ph == Phase::kTerminal), "turn counter past the cap");
   for (int h = num_holes_; h < kMaxHoles; ++h) require(s.hole_nuts[h] == 0, "nuts in a hole that does not exist");
   require((s.white & ~all_holes_) == 0 && (s.leaf & ~all_holes_) == 0, "disks that do not exist");

@@ -92,6 +92,9 @@ class Game {
   using Chances = ChanceList;
 
   explicit Game(const Params& params);  // throws std::invalid_argument
+  // Every check but the model tables', with defaults filled in: cheap, so loaders run it before
+  // computing the tables.
+  static Params checked_params(Params p);
   const Params& params() const { return params_; }
   int num_players() const { return params_.players; }
   int num_holes() const { return num_holes_; }

@@ -1,0 +1,135 @@
+// What every binding needs at the Python boundary: native work that Ctrl-C can interrupt, stop
+// tokens, and argument checks that turn any bad value into a clear ValueError.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+
+#include "core/stop.h"
+
+namespace nutcore::bindings {
+
+namespace py = pybind11;
+
+// nutcore.StopToken: hand one to a search, call stop() from another thread (an engine's "stop"
+// command, a web page's button) and the search ends within milliseconds.
+struct StopToken {
+  StopFlag flag{false};
+  void stop() { flag.store(true); }
+  void reset() { flag.store(false); }
+  bool stopped() const { return flag.load(); }
+};
+
+// Runs `work(stop_flag)` on a worker thread with the GIL released while the calling thread waits,
+// waking every 10 ms to run Python's signal handlers (Ctrl-C) and to look at `token`. On a signal
+// whose handler raises (KeyboardInterrupt) the flag is set, the worker is joined and the handler's
+// exception is raised; a stop token only sets the flag, and the work returns what it has (or throws
+// Stopped). Python signal handlers run only in the main thread: called from another thread, only
+// the token stops the work. The work must not touch Python objects.
+template <typename F>
+auto run_interruptible(F&& work, const StopToken* token = nullptr) {
+  using Result = std::invoke_result_t<F&, const StopFlag*>;
+  StopFlag stop{false};
+  std::mutex mutex;
+  std::condition_variable finished_cv;
+  bool finished = false;
+  std::optional<Result> result;
+  std::exception_ptr failure;
+  std::optional<py::error_already_set> interrupt;
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&] {
+      try {
+        result.emplace(work(&stop));
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        finished = true;
+      }
+      finished_cv.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!finished_cv.wait_for(lock, std::chrono::milliseconds(10), [&] { return finished; })) {
+      if (stop.load()) continue;
+      lock.unlock();
+      bool requested = token && token->stopped();
+      {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) interrupt.emplace();  // takes the pending exception
+      }
+      if (requested || interrupt) stop.store(true);
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (interrupt) throw std::move(*interrupt);
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
+}
+
+inline std::string py_repr(const py::handle& obj) {
+  std::string text = py::repr(obj).cast<std::string>();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+// An integer argument: a Python int or anything with __index__ (numpy integers), never a bool or
+// a float; out of [lo, hi] (whatever its size) it is a ValueError.
+inline int64_t int_arg(const py::handle& obj, const std::string& name, int64_t lo, int64_t hi) {
+  const std::string range = " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")";
+  if (PyBool_Check(obj.ptr())) throw std::invalid_argument(name + " must be an integer, not a bool");
+  PyObject* index = PyNumber_Index(obj.ptr());
+  if (!index) {
+    PyErr_Clear();
+    throw std::invalid_argument(name + " must be an integer, got " + py_repr(obj));
+  }
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow || value < lo || value > hi) throw std::invalid_argument(name + " is out of range" + range + ": " + py_repr(obj));
+  return value;
+}
+
+// A seed: any integer in 0..2**64-1 (so random.getrandbits(64) always works).
+inline uint64_t seed_arg(const py::handle& obj) {
+  if (PyBool_Check(obj.ptr())) throw std::invalid_argument("seed must be an integer, not a bool");
+  PyObject* index = PyNumber_Index(obj.ptr());
+  if (!index) {
+    PyErr_Clear();
+    throw std::invalid_argument("seed must be an integer, got " + py_repr(obj));
+  }
+  const unsigned long long value = PyLong_AsUnsignedLongLong(index);
+  Py_DECREF(index);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw std::invalid_argument("seed is out of range (0..2**64-1): " + py_repr(obj));
+  }
+  return value;
+}
+
+// bytes, bytearray or memoryview; anything else is a TypeError that says what was expected.
+inline std::string bytes_arg(const py::handle& obj, const std::string& name) {
+  if (PyBytes_Check(obj.ptr())) return std::string(py::reinterpret_borrow<py::bytes>(obj));
+  if (PyByteArray_Check(obj.ptr()) || PyMemoryView_Check(obj.ptr())) {
+    auto copy = py::reinterpret_steal<py::object>(PyBytes_FromObject(obj.ptr()));
+    if (!copy) throw py::error_already_set();
+    return std::string(py::reinterpret_borrow<py::bytes>(copy));
+  }
+  throw py::type_error(name + " must be bytes (as state.serialize() gives), got " +
+                       std::string(Py_TYPE(obj.ptr())->tp_name));
+}
+
+}  // namespace nutcore::bindings

@@ -1,0 +1,80 @@
+"""Argument checks at the Python boundary: every bad value is a ValueError that names it.
+
+Integers are Python ints or anything with __index__ (numpy integers), never bools or floats, and
+are range-checked whatever their size; reals are finite; flags are bools (numpy's included).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import _core
+
+MAX_SEED = 2**64 - 1
+
+
+def integer(value: Any, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be an integer, not a bool")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+    if not lo <= number <= hi:
+        raise ValueError(f"{name} must be in {lo}..{hi}, got {number}")
+    return number
+
+
+def seed(value: Any, name: str = "seed") -> int:
+    return integer(value, name, 0, MAX_SEED)
+
+
+def positive_real(value: Any, name: str) -> float:
+    """A finite number > 0."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    number = float(value)
+    if not (math.isfinite(number) and number > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return number
+
+
+def nonnegative_real(value: Any, name: str) -> float:
+    """A finite number >= 0."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    number = float(value)
+    if not (math.isfinite(number) and number >= 0):
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return number
+
+
+def flag(value: Any, name: str) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def _is_native(obj: Any, suffix: str) -> bool:
+    cls = type(obj)
+    return cls.__module__ == _core.__name__ and cls.__name__.endswith(suffix)
+
+
+def state_game_name(state: Any, who: str) -> str:
+    """The game name of a nutcore state; ValueError for anything else (a game, None, ...)."""
+    if not _is_native(state, "State"):
+        hint = " (a game: call game.new_initial_state())" if _is_native(state, "Game") else ""
+        raise ValueError(f"{who}: not a nutcore state: {state!r}{hint}")
+    return type(state).game_name
+
+
+def check_game(game: Any, who: str) -> str:
+    """The name of a nutcore game object; ValueError for anything else."""
+    if not _is_native(game, "Game"):
+        raise ValueError(f"{who}: not a nutcore game (use nutcore.load_game): {game!r}")
+    return type(game).name
