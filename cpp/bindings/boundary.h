@@ -40,7 +40,7 @@ struct StopToken {
 template <typename F>
 auto run_interruptible(F&& work, const StopToken* token = nullptr) {
   using Result = std::invoke_result_t<F&, const StopFlag*>;
-  StopFlag stop{false};
+  StopFlag stop{token && token->stopped()};
   std::mutex mutex;
   std::condition_variable finished_cv;
   bool finished = false;

@@ -157,7 +157,9 @@ def best_move(
         raise ValueError("best_move: the state is terminal or a chance node; there is no move to choose")
     chosen = _auto_algorithm(game, state) if algorithm == "auto" else algorithm
     if chosen not in ALGORITHMS[game]:
-        raise ValueError(f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto',) + ALGORITHMS[game]}")
+        raise ValueError(
+            f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto',) + ALGORITHMS[game]}"
+        )
     seed = int.from_bytes(os.urandom(8), "little") if seed is None else _checks.seed(seed, "best_move: seed")
 
     if chosen == "mcts":
@@ -193,9 +195,7 @@ def best_move(
         )
 
     if chosen == "expectimax":
-        raw = _core.expectimax_search(
-            state, config["depth"], config["bound"], config["pruning"], config["star2"], stop
-        )
+        raw = _core.expectimax_search(state, config["depth"], config["bound"], config["pruning"], config["star2"], stop)
         stats = _stats(state, raw)
         return SearchResult(
             raw["action"],

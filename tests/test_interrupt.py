@@ -1,0 +1,164 @@
+"""Ctrl-C stops native work: SIGINT sent to a subprocess in the middle of a long search, batch of
+playouts or match raises KeyboardInterrupt promptly, with the worker threads joined, the caller's
+state unchanged and nutcore usable afterwards; the command line exits with code 130 and one line.
+
+The bound asserted here is loose (machines are shared); bench/interrupt_latency.py measures the
+latency itself for bench/RESULTS.md."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+# A loose bound: without interruptible native work these calls run for hours.
+PATIENCE = 10.0
+
+
+def _default_sigint():
+    # Background jobs of a non-interactive shell (as CI may be) start with SIGINT ignored, and Python
+    # then installs no KeyboardInterrupt handler: give the child the default disposition.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start(args, **kwargs):
+    return subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,
+        **kwargs,
+    )
+
+
+def wait_for_line(child, expected: str) -> None:
+    for line in child.stdout:  # other lines may come first (a development build's messages)
+        if line.strip() == expected:
+            return
+    raise AssertionError(f"the child ended without printing {expected!r}")
+
+
+CHILD = """
+import os, random, sys, time
+import nutcore
+from playing import random_step
+
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+
+game = nutcore.load_game({game!r}, players={players})
+rng = random.Random(1)
+state = game.new_initial_state()
+for _ in range(12):
+    random_step(state, rng)
+while state.is_chance_node():
+    random_step(state, rng)
+before, threads_before = state.serialize(), tasks()
+print("ready", flush=True)
+try:
+    {call}
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+    assert state.serialize() == before, "the caller's state changed"
+    deadline = time.monotonic() + 2
+    while tasks() != threads_before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert tasks() == threads_before, f"threads left running: {{tasks()}} vs {{threads_before}}"
+    assert nutcore.best_move(state, iterations=20, seed=1).action in state.legal_actions()
+    print("ok", flush=True)
+"""
+
+
+def interrupt(code: str, delay: float = 0.5):
+    """Runs `code` in a child, sends SIGINT `delay` s after it is ready; returns (latency, output)."""
+    here = os.path.dirname(__file__)
+    env = {**os.environ, "PYTHONPATH": here + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    child = start([sys.executable, "-c", code], env=env)
+    try:
+        wait_for_line(child, "ready")
+        time.sleep(delay)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=PATIENCE + 20)
+    finally:
+        child.kill()
+    lines = out.split()
+    assert "interrupted" in lines, f"not interrupted: {out!r} {err!r}"
+    latency = float(lines[lines.index("interrupted") + 1]) - sent
+    assert child.returncode == 0 and "ok" in lines, f"{out!r} {err!r}"
+    return latency, out
+
+
+CALLS = {
+    "mcts_iterations": ("auf_die_nuesse", 2, "nutcore.best_move(state, iterations=10**12, seed=1)"),
+    "mcts_two_threads": ("auf_die_nuesse", 3, "nutcore.best_move(state, time_limit=3600, threads=2, seed=1)"),
+    "mcts_purzelbaum": ("purzelbaum", 4, "nutcore.best_move(state, iterations=10**12, heuristic_rollouts=False)"),
+    "expectimax_depth_14": ("auf_die_nuesse", 2, "nutcore.best_move(state, algorithm='expectimax', depth=14)"),
+    "expectimax_maxn": ("auf_die_nuesse", 3, "nutcore.best_move(state, algorithm='expectimax', depth=14)"),
+    "random_playouts": ("auf_die_nuesse", 4, "game.random_playouts(3 * 10**7, 1)"),
+    "match": ("purzelbaum", 2, "nutcore.play_match(game, ['mcts:iterations=200000', 'greedy'], games=1000)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_sigint_interrupts_native_work(name):
+    game, players, call = CALLS[name]
+    latency, _ = interrupt(textwrap.dedent(CHILD).format(game=game, players=players, call=call))
+    assert latency < PATIENCE
+
+
+def test_sigint_stops_the_match_command():
+    child = start(
+        [
+            sys.executable,
+            "-m",
+            "nutcore",
+            "match",
+            "auf_die_nuesse",
+            "--bot",
+            "mcts:iterations=200000",
+            "--games",
+            "500",
+        ]
+    )
+    try:
+        time.sleep(2.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=PATIENCE + 20)
+    finally:
+        child.kill()
+    assert child.returncode == 130
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "nutcore: interrupted"
+
+
+def test_sigint_at_the_play_prompt_and_while_the_ai_thinks():
+    for seat, delay in [(0, 2.0), (1, 2.0)]:  # seat 1: the AI (seat 0) is thinking when the signal comes
+        child = start(
+            [
+                sys.executable,
+                "-m",
+                "nutcore",
+                "play",
+                "auf_die_nuesse",
+                "--seat",
+                str(seat),
+                "--bot",
+                "mcts:iterations=10000000",
+            ],
+            stdin=subprocess.PIPE,
+        )
+        try:
+            time.sleep(delay)
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=PATIENCE + 20)
+        finally:
+            child.kill()
+        assert child.returncode == 130, err
+        assert "Traceback" not in err and err.strip().splitlines()[-1] == "nutcore: interrupted"
