@@ -66,7 +66,10 @@ Game::Game(const Params& params) : params_(params) {
 
 Params Game::params_from_json(const Json& j) {
   Params p;
-  for (const auto& [key, value] : j.items("auf_die_nuesse parameters")) {
+  for (const auto& item : j.items("auf_die_nuesse parameters")) {
+    // Not a structured binding: the lambdas below capture these, which clang < 16 cannot.
+    const std::string& key = item.first;
+    const Json& value = item.second;
     auto as_int = [&](int& field) {
       const int64_t v = value.as_int("parameter " + key);
       if (v < -1000000 || v > 1000000) fail("parameter " + key + " is out of range");

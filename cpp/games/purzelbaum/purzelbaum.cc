@@ -279,11 +279,18 @@ void Game::validate(const State& s) const {
   require(nuts == num_ends_, "the nuts do not add up to one per branch end");
   require(leaves == num_ends_, "the leaves do not add up to one per branch end");
   require((s.leaf & ~s.white) == 0, "a leaf lies on a green disk");
-  if (se == Season::kAutumn) {
-    const int shoves_done = num_ends_ - __builtin_popcount(s.ends);
+  const int shoves_done = num_ends_ - __builtin_popcount(s.ends);
+  int collected = 0;
+  for (int p = 0; p < n; ++p) collected += s.nuts[p];
+  if (se == Season::kOver && s.turn == params_.turn_cap) {
+    // Stopped by the turn cap, which a small turn_cap reaches in autumn: the disks as autumn or as
+    // winter leaves them (as the reference accepts).
+    bool winter_disks = s.ends == 0;
+    for (int h = 0; h < num_holes_; ++h) winter_disks = winter_disks && ((s.white >> h & 1) || s.hole_nuts[h] == 0);
+    require((__builtin_popcount(s.white) == shoves_done && collected == 0) || winter_disks,
+            "a game stopped by the turn cap has disks that fit neither autumn nor winter");
+  } else if (se == Season::kAutumn) {
     require(__builtin_popcount(s.white) == shoves_done, "in autumn each resolved shove closed exactly one disk");
-    int collected = 0;
-    for (int p = 0; p < n; ++p) collected += s.nuts[p];
     require(collected == 0, "nobody digs in autumn");
     if (ph == Phase::kTumble)
       require(!(s.white >> s.target & 1) && (s.ends >> s.end & 1) && s.current == s.shover, "tumble: a green target, a full end");
@@ -297,7 +304,7 @@ void Game::validate(const State& s) const {
     for (int h = 0; h < num_holes_; ++h)
       require((s.white >> h & 1) || s.hole_nuts[h] == 0, "nuts under a green disk in winter");
     if (se == Season::kWinter) require(s.white != 0, "winter with every disk green is over");
-    if (se == Season::kOver && s.turn < params_.turn_cap) require(s.white == 0, "the game ends when every disk is green");
+    if (se == Season::kOver) require(s.white == 0, "the game ends when every disk is green");
   }
 }
 

@@ -1,0 +1,81 @@
+"""Inputs for the libFuzzer targets (cpp/fuzz/fuzz_targets.cc), written by .ci/fuzz into a
+scratch directory: Purzelbaum's parameters with the tumbling-model tables for 2-4 players, and seed
+corpora from random play (nothing is committed).
+
+    python cpp/fuzz/make_inputs.py OUT_DIR
+
+writes OUT_DIR/purzelbaum_params.json and OUT_DIR/corpus/<target>/ for every target. Every input
+starts with the byte that picks the game in the targets: players - 2 (and the default turn cap).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import nutcore
+from nutcore.reference import tumble_model as tm
+
+STATES_PER_PLAYER_COUNT = 24  # bytes and JSON seeds
+GAMES_PER_PLAYER_COUNT = 2  # action-sequence seeds (whole games, plus a prefix of each)
+
+
+def purzelbaum_params(players: int) -> dict:
+    """The native game's parameters as nutcore.load_game builds them (_load_purzelbaum)."""
+    p = nutcore.load_game("purzelbaum", players=players).params
+    holes = tuple((float(x), float(y)) for x, y in p["holes"])
+    branches = tuple(float(b) for b in p["branch_lengths"])
+    tables = []
+    for sigma in p["skill_sigma"]:
+        table = tm.outcome_table(float(sigma), holes, branches, float(p["half_box"]), float(p["hit_radius"]))
+        tables.append([x for row in table for outcomes in row for x in outcomes])
+    return {**p, "tumble_tables": tables}
+
+
+def play(game, rng):
+    """A random game: every state on the way, and the choice index taken at each step."""
+    state = game.new_initial_state()
+    states, choices = [state.clone()], []
+    while not state.is_terminal():
+        options = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        if state.is_chance_node():
+            action = rng.choices(options, [p for _, p in state.chance_outcomes()])[0]
+        else:
+            action = rng.choice(options)
+        choices.append(options.index(action))
+        state.apply_action(action)
+        states.append(state.clone())
+    return states, choices
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    params = {str(p): purzelbaum_params(p) for p in (2, 3, 4)}
+    (out / "purzelbaum_params.json").write_text(json.dumps(params))
+    rng = random.Random(2026)
+    for name in nutcore.list_games():
+        dirs = {kind: out / "corpus" / f"{name}_{kind}" for kind in ("bytes", "json", "actions")}
+        for d in dirs.values():
+            d.mkdir(parents=True, exist_ok=True)
+        for players in (2, 3, 4):
+            game = nutcore.load_game(name, players=players)
+            prefix = bytes([players - 2])
+            all_states = []
+            for g in range(GAMES_PER_PLAYER_COUNT):
+                states, choices = play(game, rng)
+                all_states += states
+                steps = b"".join(c.to_bytes(2, "little") for c in choices)
+                (dirs["actions"] / f"{players}p-game{g}").write_bytes(prefix + steps)
+                (dirs["actions"] / f"{players}p-prefix{g}").write_bytes(prefix + steps[: 2 * rng.randrange(1, 40)])
+            for i, state in enumerate(rng.sample(all_states, STATES_PER_PLAYER_COUNT)):
+                (dirs["bytes"] / f"{players}p-{i}").write_bytes(prefix + state.serialize())
+                text = json.dumps(state.to_json(), separators=(",", ":"))
+                (dirs["json"] / f"{players}p-{i}").write_bytes(prefix + text.encode())
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(Path(sys.argv[1]))
