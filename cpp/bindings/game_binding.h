@@ -162,8 +162,9 @@ struct PyGame {
   }
 };
 
+// Binds a game and its state; returns the state class, for the game's own attributes.
 template <GameConcept G>
-void bind_game(py::module_& m, const char* game_class, const char* state_class) {
+py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const char* state_class) {
   using S = PyState<G>;
   using PG = PyGame<G>;
   py::class_<S> state_cls(m, state_class);
@@ -222,6 +223,7 @@ void bind_game(py::module_& m, const char* game_class, const char* state_class) 
         return py::bool_(a.game->params_json().dump() == other.cast<const PG&>().game->params_json().dump());
       }, py::arg("other"), py::is_operator())
       .def("__hash__", [](const PG& g) { return py::hash(py::str(g.game->params_json().dump())); });
+  return state_cls;
 }
 
 }  // namespace nutcore::bindings

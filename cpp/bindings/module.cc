@@ -4,10 +4,13 @@
 #include "bindings/boundary.h"
 #include "core/types.h"
 
+// One line per game in games.inc, which CMake writes from its NUTCORE_GAMES list: each game's
+// cpp/games/<g>/python.cc defines bind_<g>.
 namespace nutcore::bindings {
 namespace py = pybind11;
-void bind_auf_die_nuesse(py::module_& m);
-void bind_purzelbaum(py::module_& m);
+#define NUTCORE_GAME(name) void bind_##name(py::module_& m);
+#include "games.inc"
+#undef NUTCORE_GAME
 }  // namespace nutcore::bindings
 
 #define STRINGIFY(x) #x
@@ -26,6 +29,7 @@ PYBIND11_MODULE(_core, m) {
       .def("reset", &StopToken::reset, "Clear the request, to use the token again.")
       .def_property_readonly("stopped", &StopToken::stopped);
   py::register_exception<nutcore::Stopped>(m, "SearchStopped");
-  nutcore::bindings::bind_auf_die_nuesse(m);
-  nutcore::bindings::bind_purzelbaum(m);
+#define NUTCORE_GAME(name) nutcore::bindings::bind_##name(m);
+#include "games.inc"
+#undef NUTCORE_GAME
 }

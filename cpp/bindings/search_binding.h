@@ -25,6 +25,18 @@ inline py::dict stats_to_py(Action best, const std::vector<ActionStats>& stats) 
   return out;
 }
 
+// What every game's exact_solve returns: the move, per-move values for the mover, the value per
+// seat (NaN where the solver does not know it), positions or nodes, seconds, game-specific extras.
+inline py::dict solver_result_to_py(Action best, const std::vector<ActionStats>& stats, const std::vector<double>& value,
+                                    long nodes, double elapsed, const py::dict& extra) {
+  py::dict out = stats_to_py(best, stats);
+  out["value"] = value;
+  out["nodes"] = nodes;
+  out["elapsed"] = elapsed;
+  out["extra"] = extra;
+  return out;
+}
+
 inline py::dict mcts_result_to_py(const MctsResult& r) {
   py::dict out = stats_to_py(r.best_action, r.actions);
   out["root_value"] = r.root_value;

@@ -35,6 +35,13 @@ class FixedList {
   int size_ = 0;
 };
 
+// A root action's statistics, as every search and solver reports them.
+struct ActionStats {
+  Action action;
+  long visits;        // MCTS visits; 1 for the exact algorithms
+  double mean_value;  // for the player to move at the root
+};
+
 struct ChanceOutcome {
   Action action;
   double probability;

@@ -38,12 +38,6 @@ struct MctsOptions {
   const StopFlag* stop = nullptr;  // set by the caller: the search ends after its current iteration
 };
 
-struct ActionStats {
-  Action action;
-  long visits;
-  double mean_value;  // for the player to move at the root
-};
-
 struct MctsResult {
   Action best_action = -1;
   std::vector<ActionStats> actions;

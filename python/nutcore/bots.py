@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from . import _checks, _core
-from .search import ALGORITHMS, _game_name, best_move, search_config
+from .search import ALL_ALGORITHMS, _game_name, best_move, search_config
 
 
 class Bot:
@@ -37,8 +37,7 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """The game's greedy policy, computed in C++ (Auf die Nüsse!: a stop rule by failure risk, nuts
-    where they gain most, steals that gain most; Purzelbaum: the likeliest hit, the richest dig)."""
+    """The game's greedy policy, computed in C++ (each game's rules document describes it)."""
 
     name = "greedy"
 
@@ -66,10 +65,8 @@ class SearchBot(Bot):
         return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), **self.settings).action
 
     def _solver_step(self, state) -> int:
-        # Where the game's exact solver applies it decides (Auf die Nüsse!: roll / stop and the
-        # space; Purzelbaum: the winter); the greedy policy does the rest.
-        phase = state.to_json()["phase"]
-        if phase in ("roll_or_stop", "choose_space", "dig"):
+        # Where the game's solver applies it decides; the greedy policy does the rest.
+        if _core.solver_applies(state):
             return best_move(state, "solver").action
         return _core.greedy_action(state)
 
@@ -105,7 +102,7 @@ def make_bot(spec: str) -> Bot:
         if settings:
             raise ValueError("the greedy bot takes no settings")
         return GreedyBot()
-    known = sorted({a for algs in ALGORITHMS.values() for a in algs})
+    known = sorted(ALL_ALGORITHMS)
     if name not in known:
         raise ValueError(f"unknown bot {name!r}; choose from random, greedy, {', '.join(known)}")
     if name == "mcts":
@@ -116,5 +113,6 @@ def make_bot(spec: str) -> Bot:
 def check_bot_for(bot: Bot, state) -> None:
     if not isinstance(bot, Bot):
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
-    if isinstance(bot, SearchBot) and bot.algorithm not in ALGORITHMS[_game_name(state, "bot")]:
+    _game_name(state, "bot")
+    if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
         raise ValueError(f"bot {bot.name} is not available for this game")

@@ -9,12 +9,9 @@ from typing import Any
 from . import _checks, _core
 from ._core import StopToken
 
-# Algorithms per game, best first: "auto" takes the first.
-ALGORITHMS = {
-    "auf_die_nuesse": ("mcts", "expectimax", "solver"),
-    "purzelbaum": ("mcts", "expectimax", "solver"),
-}
-_ALL_ALGORITHMS = ("mcts", "expectimax", "solver")
+# Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
+# _core.auto_algorithm(state) says which one "auto" takes there.
+ALL_ALGORITHMS = ("mcts", "expectimax", "solver")
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
 
@@ -113,14 +110,7 @@ def search_config(algorithm: str, iterations=None, time_limit=None, threads=1, *
         return _expectimax_config(options)
     if algorithm == "solver":
         return _check_options(algorithm, options, {})
-    raise ValueError(f"best_move: unknown algorithm {algorithm!r}; choose from {('auto', *_ALL_ALGORITHMS)}")
-
-
-def _auto_algorithm(game: str, state) -> str:
-    # Purzelbaum's winter is solved exactly; everywhere else MCTS is the strongest choice.
-    if game == "purzelbaum" and state.to_json()["season"] == "winter":
-        return "solver"
-    return ALGORITHMS[game][0]
+    raise ValueError(f"best_move: unknown algorithm {algorithm!r}; choose from {('auto', *ALL_ALGORITHMS)}")
 
 
 def best_move(
@@ -135,8 +125,9 @@ def best_move(
 ) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
 
-    algorithm: "auto" (the best the game supports: the exact solver where it applies, Purzelbaum's
-    winter, ignoring the MCTS budget there; MCTS elsewhere), "mcts", "expectimax" or "solver".
+    algorithm: "auto" (the best the game supports: its exact solver where that decides, as in
+    Purzelbaum's winter, ignoring the MCTS budget there; MCTS elsewhere), "mcts", "expectimax" or
+    "solver".
     iterations / time_limit: the MCTS budget (default 1000 iterations; with both, whichever ends
     first); threads: root-parallel trees; seed: makes the search reproducible (0..2**64-1; None: a
     fresh random seed). stop: a nutcore.StopToken; its stop() ends the search early from another
@@ -155,10 +146,11 @@ def best_move(
         raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("best_move: the state is terminal or a chance node; there is no move to choose")
-    chosen = _auto_algorithm(game, state) if algorithm == "auto" else algorithm
-    if chosen not in ALGORITHMS[game]:
+    chosen = _core.auto_algorithm(state) if algorithm == "auto" else algorithm
+    supported = type(state).algorithms
+    if chosen not in supported:
         raise ValueError(
-            f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto',) + ALGORITHMS[game]}"
+            f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto', *supported)}"
         )
     seed = int.from_bytes(os.urandom(8), "little") if seed is None else _checks.seed(seed, "best_move: seed")
 
@@ -209,66 +201,36 @@ def best_move(
             {"depth": config["depth"]},
         )
 
-    if game == "purzelbaum":
-        return _winter_result(state, _core.purzelbaum_solve_winter(state, stop))
-    # The exact turn solver of Auf die Nüsse!.
-    raw = _core.adn_solve_turn(state)
-    stats = _stats(state, raw)
-    value = [float("nan")] * len(state.returns())
-    value[state.current_player()] = raw["value"]
-    return SearchResult(
-        raw["action"],
-        state.action_to_string(raw["action"]),
-        "solver",
-        value,
-        stats,
-        None,
-        raw["tracks"],
-        raw["elapsed"],
-        {"evaluation": "heuristic margin of the player to move"},
-    )
+    return _solver_result(state, _core.exact_solve(state, stop))
 
 
-def _winter_result(state, raw) -> SearchResult:
-    stats = _stats(state, raw)
-    extra = {
-        "positions": raw["positions"],
-        "future": raw["future"],
-        "evaluation": "64 * points + nuts, final, under best play",
-    }
-    if len(raw["value"]) == 2:
-        extra["outcome"] = {1: "win", 0: "draw", -1: "loss"}[raw["outcome"]]
-        extra["margin_points"] = _points_margin(raw["value"], state.current_player())
+def _solver_result(state, raw) -> SearchResult:
     return SearchResult(
         raw["action"],
         state.action_to_string(raw["action"]),
         "solver",
         raw["value"],
-        stats,
+        _stats(state, raw),
         None,
-        raw["positions"],
+        raw["nodes"],
         raw["elapsed"],
-        extra,
+        raw["extra"],
     )
 
 
-def _points_margin(values, mover):
-    me, other = values[mover], values[1 - mover]
-    return int(me // 64 - other // 64)
-
-
 def solve(state, stop: StopToken | None = None) -> SearchResult:
-    """Solve a position exactly, where the game has an exact solver (Purzelbaum: any winter position).
+    """Solve a position exactly to the end of the game, where the game's solver does that
+    (type(state).whole_game_solver; Purzelbaum: any winter position, docs/rules/purzelbaum.md).
 
-    value: per seat the final 64 * points + nuts under best play (points first, then the nut
-    tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
+    Purzelbaum: value is per seat the final 64 * points + nuts under best play (points first, then
+    the nut tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
     extra["margin_points"] the final points margin. Action values are the mover's future gains.
     """
     game = _game_name(state, "solve")
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"solve: stop must be a nutcore.StopToken, got {stop!r}")
-    if game != "purzelbaum":
+    if not type(state).whole_game_solver:
         raise ValueError(f"solve: {game} has no exact whole-game solver (try best_move(state, algorithm='solver'))")
     if state.is_terminal():
         raise ValueError("solve: the game is over")
-    return _winter_result(state, _core.purzelbaum_solve_winter(state, stop))
+    return _solver_result(state, _core.exact_solve(state, stop))

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "games/auf_die_nuesse/auf_die_nuesse.h"
+#include "core/types.h"
 #include "games/auf_die_nuesse/heuristic.h"
-#include "search/mcts.h"
 
 namespace nutcore::adn {
 
