@@ -9,6 +9,7 @@ from typing import Any
 
 from . import _checks, _core
 
+
 def _load_purzelbaum(params: dict[str, Any]):
     """Purzelbaum's chance probabilities come from the tumbling model, computed here once per
     parameter set by the same code the reference uses, and handed to the native game."""
@@ -61,5 +62,3 @@ def load_game(name: str, players: int = 2, **params: Any):
         raise ValueError(f"unknown game {name!r}; available: {list_games()}")
     players = _checks.integer(players, f"{name}: players", 2, 4)
     return _GAMES[name]({"players": players, **params})
-
-
