@@ -10,20 +10,15 @@ legal_actions(), apply_action(a), returns(), ... See README.md and docs/rules/.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _core
 from ._core import CHANCE, TERMINAL, SearchStopped, StopToken
 
 __version__ = _core.__version__
 
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
+from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
 from .search import SearchResult, best_move, solve  # noqa: E402
-
-
-from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
-
 
 __all__ = [
     "CHANCE",
