@@ -366,8 +366,9 @@ State Game::from_json(const Json& j) const {
 
 void Game::validate(const State& s) const {
   const int n = s.num_players;
-  auto require = [](bool ok, const std::string& message) {
-    if (!ok) fail("inconsistent auf_die_nuesse state: " + message);
+  // Messages are built only on failure: validation runs on every loaded position.
+  auto require = [](bool ok, const char* message) {
+    if (!ok) fail(std::string("inconsistent auf_die_nuesse state: ") + message);
   };
   require(n == params_.players, "player count differs from the game's");
   require(static_cast<int>(s.stage) <= static_cast<int>(Stage::kOver), "bad stage");
@@ -412,7 +413,10 @@ void Game::validate(const State& s) const {
   for (int p = 0; p < kMaxPlayers; ++p)
     for (int sp = 0; sp < kNumSpaces; ++sp)
       require(p < n || s.squirrels_at(sp, p) == 0, "squirrels for a seat that does not play");
-  for (int p = 0; p < n; ++p) require(supply(s, p) >= 0, "seat " + std::to_string(p) + " has more than " + std::to_string(params_.squirrels) + " squirrels out");
+  for (int p = 0; p < n; ++p)
+    if (supply(s, p) < 0)
+      fail("inconsistent auf_die_nuesse state: seat " + std::to_string(p) + " has more than " +
+           std::to_string(params_.squirrels) + " squirrels out");
   require(ph != Phase::kRoll || supply(s, s.active) > 0, "phase roll needs a squirrel in the supply");
   require(ph != Phase::kChooseSpace || supply(s, s.active) > 0, "phase choose_space needs a squirrel in the supply");
   if (st == Stage::kSetup) {
@@ -430,9 +434,10 @@ void Game::validate(const State& s) const {
     const int checked = st == Stage::kCheck ? s.check_space : kNumSpaces;
     for (int sp = 0; sp < checked; ++sp)
       for (int p = 0; p < n; ++p)
-        require(s.squirrels_at(sp, p) < kThreshold[sp],
-                "seat " + std::to_string(p) + " has " + std::to_string(s.squirrels_at(sp, p)) + " squirrels in " +
-                    kSpaceNames[sp] + ", which the collection check would have collected");
+        if (s.squirrels_at(sp, p) >= kThreshold[sp])
+          fail("inconsistent auf_die_nuesse state: seat " + std::to_string(p) + " has " +
+               std::to_string(s.squirrels_at(sp, p)) + " squirrels in " + kSpaceNames[sp] +
+               ", which the collection check would have collected");
   }
 
   // Stores and jokers.
@@ -473,7 +478,8 @@ void Game::validate(const State& s) const {
   }
   int all_jokers = store_jokers;
   for (int c = 0; c < kNumCards; ++c) {
-    require(kind_count[c] <= deck_[c], std::string("more ") + kCardNames[c] + " cards in play than the deck holds");
+    if (kind_count[c] > deck_[c])
+      fail(std::string("inconsistent auf_die_nuesse state: more ") + kCardNames[c] + " cards in play than the deck holds");
     if (c >= kNumKinds) all_jokers += kind_count[c];
   }
   require(all_jokers <= kNumJokerTypes * params_.jokers_per_pair, "more jokers in play than the deck holds");

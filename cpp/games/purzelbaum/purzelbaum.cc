@@ -246,8 +246,9 @@ State Game::from_json(const Json& j) const {
 
 void Game::validate(const State& s) const {
   const int n = s.num_players;
-  auto require = [](bool ok, const std::string& message) {
-    if (!ok) fail("inconsistent purzelbaum state: " + message);
+  // Messages are built only on failure: validation runs on every loaded position.
+  auto require = [](bool ok, const char* message) {
+    if (!ok) fail(std::string("inconsistent purzelbaum state: ") + message);
   };
   require(n == params_.players, "player count differs from the game's");
   require(s.zero == 0, "padding byte is not zero");
