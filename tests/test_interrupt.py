@@ -127,54 +127,26 @@ def test_sigint_interrupts_native_work(name):
     assert latency < PATIENCE
 
 
-def test_sigint_stops_the_match_command():
-    child = start(
-        [
-            sys.executable,
-            "-m",
-            "nutcore",
-            "match",
-            "auf_die_nuesse",
-            "--bot",
-            "mcts:iterations=200000",
-            "--games",
-            "500",
-        ]
-    )
+def interrupt_command(args: list[str]) -> None:
+    """Runs `nutcore ARGS`, sends SIGINT once it is busy; it must end with code 130 and one line."""
+    child = start([sys.executable, "-m", "nutcore", *args], stdin=subprocess.PIPE)
     try:
         wait_until_loaded(child, 1.0)
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=PATIENCE + 20)
+        _, err = child.communicate(timeout=PATIENCE + 20)
     finally:
         child.kill()
-    assert child.returncode == 130
+    assert child.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "nutcore: interrupted"
 
 
-def test_sigint_at_the_play_prompt_and_while_the_ai_thinks():
-    for seat in (0, 1):  # seat 1: the AI (seat 0) is thinking when the signal comes
-        child = start(
-            [
-                sys.executable,
-                "-m",
-                "nutcore",
-                "play",
-                "auf_die_nuesse",
-                "--seat",
-                str(seat),
-                "--bot",
-                "mcts:iterations=10000000",
-            ],
-            stdin=subprocess.PIPE,
-        )
-        try:
-            wait_until_loaded(child, 1.0)
-            child.send_signal(signal.SIGINT)
-            out, err = child.communicate(timeout=PATIENCE + 20)
-        finally:
-            child.kill()
-        assert child.returncode == 130, err
-        assert "Traceback" not in err and err.strip().splitlines()[-1] == "nutcore: interrupted"
+def test_sigint_stops_the_match_command():
+    interrupt_command(["match", "auf_die_nuesse", "--bot", "mcts:iterations=200000", "--games", "500"])
+
+
+@pytest.mark.parametrize("seat", [0, 1])  # 0: at the prompt; 1: while the AI (seat 0) thinks
+def test_sigint_stops_the_play_command(seat):
+    interrupt_command(["play", "auf_die_nuesse", "--seat", str(seat), "--bot", "mcts:iterations=10000000"])
 
 
 LEAK_CHILD = """
