@@ -151,6 +151,18 @@ def corrupt_bytes(rng, name, players, base: bytes) -> bytes:
     return bytes(raw)
 
 
+def load_or_reject(loader, data, intact: bool, what: str):
+    """The loaded state, or None when the loader raised ValueError (never for intact input);
+    any other exception fails the test."""
+    try:
+        return loader(data)
+    except ValueError:
+        assert not intact, f"{what}: intact input rejected"
+        return None
+    except Exception as e:
+        raise AssertionError(f"{what}: {type(e).__name__} instead of ValueError for {data!r}") from e
+
+
 def fuzz_bytes(name, players, rng):
     loaded_count = 0
     variants = pools(name, players)
@@ -160,13 +172,9 @@ def fuzz_bytes(name, players, rng):
         base = rng.choice(source.positions).serialize()
         intact = i % 25 == 0 and source is target  # some intact ones: they must load as they are
         data = base if intact else corrupt_bytes(rng, name, players, base)
-        try:
-            loaded = game.deserialize_state(data)
-        except ValueError:
-            assert not intact, f"input {i}: intact bytes rejected"
+        loaded = load_or_reject(game.deserialize_state, data, intact, f"input {i} (bytes)")
+        if loaded is None:
             continue
-        except Exception as e:
-            raise AssertionError(f"input {i}: {type(e).__name__} instead of ValueError for {data!r}") from e
         loaded_count += 1
         if loaded.serialize() != data:
             # Only a position at a forced decision may read back differently: loading applies the
@@ -278,13 +286,9 @@ def fuzz_json(name, players, rng):
         elif not intact:
             for _ in range(rng.choice((1, 1, 1, 2, 3))):
                 mutate_json(rng, data, target.strings, source.positions)
-        try:
-            loaded = game.state_from_json(data)
-        except ValueError:
-            assert not intact, f"input {i}: intact JSON rejected"
+        loaded = load_or_reject(game.state_from_json, data, intact, f"input {i} (JSON)")
+        if loaded is None:
             continue
-        except Exception as e:
-            raise AssertionError(f"input {i}: {type(e).__name__} instead of ValueError for {data!r}") from e
         loaded_count += 1
         if intact:
             assert loaded.to_json() == data

@@ -86,33 +86,33 @@ inline std::string py_repr(const py::handle& obj) {
   return text.size() > 60 ? text.substr(0, 57) + "..." : text;
 }
 
-// An integer argument: a Python int or anything with __index__ (numpy integers), never a bool or
-// a float; out of [lo, hi] (whatever its size) it is a ValueError.
-inline int64_t int_arg(const py::handle& obj, const std::string& name, int64_t lo, int64_t hi) {
-  const std::string range = " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")";
+// An integer argument as a Python int: an int or anything with __index__ (numpy integers), never
+// a bool or a float (ValueError).
+inline py::int_ index_arg(const py::handle& obj, const std::string& name) {
   if (PyBool_Check(obj.ptr())) throw std::invalid_argument(name + " must be an integer, not a bool");
   PyObject* index = PyNumber_Index(obj.ptr());
   if (!index) {
     PyErr_Clear();
     throw std::invalid_argument(name + " must be an integer, got " + py_repr(obj));
   }
+  return py::reinterpret_steal<py::int_>(index);
+}
+
+// An integer in [lo, hi]; out of range, whatever its size, it is a ValueError.
+inline int64_t int_arg(const py::handle& obj, const std::string& name, int64_t lo, int64_t hi) {
+  const py::int_ index = index_arg(obj, name);
   int overflow = 0;
-  const long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
-  Py_DECREF(index);
-  if (overflow || value < lo || value > hi) throw std::invalid_argument(name + " is out of range" + range + ": " + py_repr(obj));
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow || value < lo || value > hi)
+    throw std::invalid_argument(name + " is out of range (" + std::to_string(lo) + ".." + std::to_string(hi) +
+                                "): " + py_repr(obj));
   return value;
 }
 
 // A seed: any integer in 0..2**64-1 (so random.getrandbits(64) always works).
 inline uint64_t seed_arg(const py::handle& obj) {
-  if (PyBool_Check(obj.ptr())) throw std::invalid_argument("seed must be an integer, not a bool");
-  PyObject* index = PyNumber_Index(obj.ptr());
-  if (!index) {
-    PyErr_Clear();
-    throw std::invalid_argument("seed must be an integer, got " + py_repr(obj));
-  }
-  const unsigned long long value = PyLong_AsUnsignedLongLong(index);
-  Py_DECREF(index);
+  const py::int_ index = index_arg(obj, "seed");
+  const unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
   if (PyErr_Occurred()) {
     PyErr_Clear();
     throw std::invalid_argument("seed is out of range (0..2**64-1): " + py_repr(obj));

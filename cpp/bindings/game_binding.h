@@ -83,17 +83,12 @@ struct PyState {
   // Every bad action, whatever its type or size, is a ValueError that lists the legal ones.
   void apply_action(const py::handle& action) {
     Action a = -1;
-    std::string shown;
-    if (PyBool_Check(action.ptr())) {
-      shown = py_repr(action) + " (a bool, not an action id)";
-    } else {
-      try {
-        a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
-      } catch (const std::invalid_argument&) {
-        a = -1;
-      }
-      shown = py_repr(action);
+    try {
+      a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
+    } catch (const std::invalid_argument&) {
+      a = -1;  // not an action id at all: reported below with the legal ones
     }
+    const std::string shown = py_repr(action) + (PyBool_Check(action.ptr()) ? " (a bool, not an action id)" : "");
     if (a < 0 || !is_legal(a)) {
       std::ostringstream msg;
       msg << "illegal action " << shown;
@@ -206,7 +201,6 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         return PG{std::make_shared<const G>(G(G::params_from_json(json_from_py(params))))};
       }), py::arg("params"))
       .def_property_readonly_static("name", [](py::object) { return G::kName; })
-      .def_property_readonly_static("state_type", [](py::object) { return py::type::of<S>(); })
       .def("num_players", [](const PG& g) { return g.game->num_players(); })
       .def("num_distinct_actions", [](const PG&) { return G::kNumDistinctActions; })
       .def_property_readonly("params", [](const PG& g) { return json_to_py(g.game->params_json()); })

@@ -34,23 +34,13 @@ def seed(value: Any, name: str = "seed") -> int:
     return integer(value, name, 0, MAX_SEED)
 
 
-def positive_real(value: Any, name: str) -> float:
-    """A finite number > 0."""
+def real(value: Any, name: str, zero_allowed: bool = False) -> float:
+    """A finite number > 0 (>= 0 with zero_allowed)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
     number = float(value)
-    if not (math.isfinite(number) and number > 0):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return number
-
-
-def nonnegative_real(value: Any, name: str) -> float:
-    """A finite number >= 0."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a number, got {value!r}")
-    number = float(value)
-    if not (math.isfinite(number) and number >= 0):
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    if not (math.isfinite(number) and (number > 0 or (zero_allowed and number == 0))):
+        raise ValueError(f"{name} must be a finite number {'>=' if zero_allowed else '>'} 0, got {value!r}")
     return number
 
 

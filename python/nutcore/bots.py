@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from . import _checks, _core
-from .search import ALL_ALGORITHMS, _game_name, best_move, search_config
+from .search import ALL_ALGORITHMS, best_move, search_config
 
 
 class Bot:
@@ -49,8 +49,6 @@ class SearchBot(Bot):
     """best_move with fixed settings; every move gets its own seed from the bot's generator."""
 
     def __init__(self, algorithm: str, **settings: Any):
-        if algorithm == "solver" and settings:
-            raise ValueError(f"the solver bot takes no settings, got {sorted(settings)}")
         search_config(algorithm, **settings)  # bad settings fail here, not at the first move
         self.algorithm = algorithm
         self.settings = settings
@@ -113,6 +111,6 @@ def make_bot(spec: str) -> Bot:
 def check_bot_for(bot: Bot, state) -> None:
     if not isinstance(bot, Bot):
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
-    _game_name(state, "bot")
+    _checks.state_game_name(state, "bot")
     if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
         raise ValueError(f"bot {bot.name} is not available for this game")

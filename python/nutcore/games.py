@@ -22,8 +22,6 @@ def _load_purzelbaum(params: dict[str, Any]):
     try:
         sigma = params.get("skill_sigma", tm.DEFAULT_SIGMA)
         sigmas = list(sigma) if isinstance(sigma, (list, tuple)) else [sigma] * players
-        if len(sigmas) != players or any(isinstance(x, bool) for x in sigmas):
-            raise ValueError("purzelbaum: skill_sigma needs one number or one per seat")
         holes = tuple((float(x), float(y)) for x, y in params.get("holes", tm.DEFAULT_HOLES))
         branches = tuple(float(b) for b in params.get("branch_lengths", tm.DEFAULT_BRANCH_LENGTHS))
         half_box = float(params.get("half_box", tm.DEFAULT_HALF_BOX))
@@ -38,8 +36,8 @@ def _load_purzelbaum(params: dict[str, Any]):
     return _core.PurzelbaumGame({**params, "tumble_tables": tables})
 
 
-# Game name -> constructor from a parameter dict (players included). Games of the family that are not built yet are
-# listed in PLANNED_GAMES so that load_game can say so plainly.
+# Game name -> constructor from a parameter dict (players included). Games of the family that are
+# not built yet are listed in PLANNED_GAMES so that load_game can say so plainly.
 _GAMES = {
     "auf_die_nuesse": _core.AufDieNuesseGame,
     "purzelbaum": _load_purzelbaum,

@@ -59,10 +59,6 @@ def _stats(state, raw, with_visits: bool = False) -> list[ActionStat]:
     ]
 
 
-def _game_name(state, who: str = "best_move") -> str:
-    return _checks.state_game_name(state, who)
-
-
 def _check_options(algorithm: str, options: dict[str, Any], allowed: dict[str, Any]) -> dict[str, Any]:
     unknown = set(options) - set(allowed)
     if unknown:
@@ -78,9 +74,9 @@ def _mcts_config(iterations, time_limit, threads, options: dict[str, Any]) -> di
         iterations = 1000
     return {
         "iterations": 0 if iterations is None else _checks.integer(iterations, "best_move: iterations", 1, 2**50),
-        "time_limit": 0.0 if time_limit is None else _checks.positive_real(time_limit, "best_move: time_limit"),
+        "time_limit": 0.0 if time_limit is None else _checks.real(time_limit, "best_move: time_limit"),
         "threads": _checks.integer(threads, "best_move: threads", 1, 256),
-        "exploration": _checks.nonnegative_real(opts["exploration"], "best_move: exploration"),
+        "exploration": _checks.real(opts["exploration"], "best_move: exploration", zero_allowed=True),
         "heuristic_rollouts": _checks.flag(opts["heuristic_rollouts"], "best_move: heuristic_rollouts"),
         "max_nodes": _checks.integer(opts["max_nodes"], "best_move: max_nodes", 1000, 2_000_000_000),
     }
@@ -90,7 +86,7 @@ def _expectimax_config(options: dict[str, Any]) -> dict[str, Any]:
     opts = _check_options("expectimax", options, _EXPECTIMAX_OPTIONS)
     return {
         "depth": _checks.integer(opts["depth"], "best_move: depth", 1, 64),
-        "bound": _checks.positive_real(opts["bound"], "best_move: bound"),
+        "bound": _checks.real(opts["bound"], "best_move: bound"),
         "pruning": _checks.flag(opts["pruning"], "best_move: pruning"),
         "star2": _checks.flag(opts["star2"], "best_move: star2"),
     }
@@ -138,7 +134,7 @@ def best_move(
     value for the chosen move and upper bounds for the others; pruning=False gives every move's
     exact value.
     """
-    game = _game_name(state)
+    game = _checks.state_game_name(state, "best_move")
     if not isinstance(algorithm, str):
         raise ValueError(f"best_move: algorithm must be a name, got {algorithm!r}")
     config = search_config(algorithm, iterations, time_limit, threads, **options)
@@ -226,7 +222,7 @@ def solve(state, stop: StopToken | None = None) -> SearchResult:
     the nut tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
     extra["margin_points"] the final points margin. Action values are the mover's future gains.
     """
-    game = _game_name(state, "solve")
+    game = _checks.state_game_name(state, "solve")
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"solve: stop must be a nutcore.StopToken, got {stop!r}")
     if not type(state).whole_game_solver:
