@@ -92,7 +92,7 @@ struct PyState {
     if (a < 0 || !is_legal(a)) {
       std::ostringstream msg;
       msg << "illegal action " << shown;
-      if (a >= 0) msg << " (" << G::action_to_string(a) << ")";
+      if (a >= 0) msg << " (" << game->action_to_string(a) << ")";
       msg << " in " << G::kName << "; ";
       if (game->is_terminal(state)) {
         msg << "the game is over";
@@ -100,7 +100,7 @@ struct PyState {
         msg << (game->is_chance(state) ? "chance outcomes" : "legal actions") << ": [";
         bool first = true;
         auto add = [&](Action b) {
-          msg << (first ? "" : ", ") << b << " (" << G::action_to_string(b) << ")";
+          msg << (first ? "" : ", ") << b << " (" << game->action_to_string(b) << ")";
           first = false;
         };
         if (game->is_chance(state))
@@ -170,10 +170,10 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def("legal_actions", &S::legal_actions)
       .def("chance_outcomes", &S::chance_outcomes)
       .def("apply_action", &S::apply_action, py::arg("action"))
-      .def("action_to_string", [](const S&, const py::handle& a) {
-        return G::action_to_string(static_cast<Action>(int_arg(a, "action", 0, G::kNumDistinctActions - 1)));
+      .def("action_to_string", [](const S& s, const py::handle& a) {
+        return s.game->action_to_string(static_cast<Action>(int_arg(a, "action", 0, G::kNumDistinctActions - 1)));
       }, py::arg("action"))
-      .def("string_to_action", [](const S&, const std::string& text) { return G::string_to_action(text); }, py::arg("text"))
+      .def("string_to_action", [](const S& s, const std::string& text) { return s.game->string_to_action(text); }, py::arg("text"))
       .def("returns", &S::returns)
       .def("scores", &S::scores)
       .def("history", [](const S& s) { return s.history; })
@@ -192,6 +192,33 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         const S& b = other.cast<const S&>();
         return py::bool_(a.state == b.state && (a.game == b.game || a.game->params_json().dump() == b.game->params_json().dump()));
       }, py::arg("other"), py::is_operator());
+  // Information sets (docs/information.md): what a seat knows, never more.
+  auto seat = [](const S& s, const py::handle& player) {
+    return static_cast<int>(int_arg(player, "player", 0, s.game->num_players() - 1));
+  };
+  state_cls
+      .def("information_state_string", [seat](const S& s, const py::handle& player) {
+        return s.game->information_string(s.state, seat(s, player));
+      }, py::arg("player"), "What `player` knows of the position, as text (equal exactly for states it cannot tell apart).")
+      .def("observation_string", [seat](const S& s, const py::handle& player) {
+        return s.game->information_string(s.state, seat(s, player));
+      }, py::arg("player"), "What `player` observes; with perfect memory the same as information_state_string.")
+      .def("information_key", [seat](const S& s, const py::handle& player) {
+        return s.game->information_key(s.state, seat(s, player));
+      }, py::arg("player"), "A 64-bit hash of information_state_string(player), as search uses it.")
+      .def("observation_tensor", [seat](const S& s, const py::handle& player) {
+        const int p = seat(s, player);
+        py::array_t<float> out(s.game->observation_tensor_size());
+        s.game->observation_tensor(s.state, p, out.mutable_data());
+        return out;
+      }, py::arg("player"), "What `player` observes, as float32 (shape: game.observation_tensor_shape()).")
+      .def("resample_from_infostate", [seat](const S& s, const py::handle& player, const py::handle& seed) {
+        const int p = seat(s, player);
+        Rng rng(seed_arg(seed));
+        return S{s.game, s.game->resample(s.state, p, rng), {}};
+      }, py::arg("player"), py::arg("seed") = 0,
+         "A full state drawn from the posterior given what `player` knows (its history is empty).");
+  state_cls.attr("hidden_information") = G::kHiddenInformation;
   // States are mutable: unhashable, as lists are.
   state_cls.attr("__hash__") = py::none();
   state_cls.attr("game_name") = G::kName;
@@ -201,8 +228,10 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         return PG{std::make_shared<const G>(G(G::params_from_json(json_from_py(params))))};
       }), py::arg("params"))
       .def_property_readonly_static("name", [](py::object) { return G::kName; })
+      .def_property_readonly_static("hidden_information", [](py::object) { return G::kHiddenInformation; })
       .def("num_players", [](const PG& g) { return g.game->num_players(); })
       .def("num_distinct_actions", [](const PG&) { return G::kNumDistinctActions; })
+      .def("observation_tensor_shape", [](const PG& g) { return std::vector<int>{g.game->observation_tensor_size()}; })
       .def_property_readonly("params", [](const PG& g) { return json_to_py(g.game->params_json()); })
       .def("new_initial_state", [](const PG& g) { return g.wrap(g.game->new_initial_state()); })
       .def("state_from_json", [](const PG& g, const py::object& d) { return g.wrap(g.game->from_json(json_from_py(d))); }, py::arg("data"))

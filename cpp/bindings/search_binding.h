@@ -6,6 +6,7 @@
 
 #include "bindings/game_binding.h"
 #include "search/expectimax.h"
+#include "search/ismcts.h"
 #include "search/mcts.h"
 
 namespace nutcore::bindings {
@@ -51,13 +52,39 @@ inline py::dict mcts_result_to_py(const MctsResult& r) {
 }
 
 template <GameConcept G>
-void bind_search(py::module_& m) {
+void bind_information_search(py::module_& m) {
+  // ISMCTS and PIMC: the same budgets, seeds and threads as MCTS.
+  for (const char* name : {"ismcts_search", "pimc_search"}) {
+    const bool pimc = name[0] == 'p';
+    m.def(name, [pimc](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
+                       const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
+                       const py::handle& max_nodes, const py::handle& determinizations, const StopToken* token) {
+      IsmctsOptions o;
+      o.iterations = static_cast<long>(int_arg(iterations, "iterations", 0, int64_t{1} << 50));
+      o.time_limit = time_limit;
+      o.exploration = exploration;
+      o.seed = seed_arg(seed);
+      o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+      o.heuristic_rollouts = heuristic_rollouts;
+      o.max_nodes = static_cast<long>(int_arg(max_nodes, "max_nodes", 1000, 2'000'000'000));
+      o.determinizations = static_cast<int>(int_arg(determinizations, "determinizations", 1, 100000));
+      // The search works on a copy: Python may touch `state` while the GIL is released.
+      const MctsResult r = run_interruptible(
+          [game = state.game, root = state.state, o, pimc](const StopFlag* stop) mutable {
+            o.stop = stop;
+            return pimc ? pimc_search(*game, root, o) : ismcts_search(*game, root, o);
+          },
+          token);
+      return mcts_result_to_py(r);
+    }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
+       py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("determinizations"),
+       py::arg("stop") = nullptr);
+  }
+}
+
+template <GameConcept G>
+void bind_full_information_search(py::module_& m) {
   if constexpr (HasEvaluation<G>) {
-    m.def("evaluate", [](const PyState<G>& state) {
-      double v[G::kMaxNumPlayers];
-      evaluate_all(*state.game, state.state, v);
-      return std::vector<double>(v, v + state.game->num_players());
-    }, py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
     m.def("expectimax_search", [](const PyState<G>& state, const py::handle& depth, double bound, bool pruning,
                                   bool star2, const StopToken* token) {
       ExpectimaxOptions o;
@@ -80,14 +107,6 @@ void bind_search(py::module_& m) {
     }, py::arg("state"), py::arg("depth"), py::arg("bound"), py::arg("pruning"), py::arg("star2"),
        py::arg("stop") = nullptr);
   }
-  if constexpr (HasRolloutPolicy<G>) {
-    m.def("greedy_action", [](const PyState<G>& state) {
-      if (state.game->is_terminal(state.state) || state.game->is_chance(state.state))
-        throw std::invalid_argument("greedy_action needs a decision node");
-      Rng rng(0);
-      return rollout_action(*state.game, state.state, rng);
-    }, py::arg("state"));
-  }
   m.def("mcts_search", [](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                           const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
                           const py::handle& max_nodes, const StopToken* token) {
@@ -109,6 +128,32 @@ void bind_search(py::module_& m) {
     return mcts_result_to_py(r);
   }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
      py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("stop") = nullptr);
+}
+
+// Searches that read the whole state (MCTS, expectimax) are bound only for games of perfect
+// information: on a hidden-information game they would peek.
+template <GameConcept G>
+void bind_search(py::module_& m) {
+  if constexpr (HasEvaluation<G>) {
+    m.def("evaluate", [](const PyState<G>& state) {
+      double v[G::kMaxNumPlayers];
+      evaluate_all(*state.game, state.state, v);
+      return std::vector<double>(v, v + state.game->num_players());
+    }, py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
+  }
+  if constexpr (HasRolloutPolicy<G>) {
+    m.def("greedy_action", [](const PyState<G>& state) {
+      if (state.game->is_terminal(state.state) || state.game->is_chance(state.state))
+        throw std::invalid_argument("greedy_action needs a decision node");
+      Rng rng(0);
+      return rollout_action(*state.game, state.state, rng);
+    }, py::arg("state"));
+  }
+  if constexpr (G::kHiddenInformation) {
+    bind_information_search<G>(m);
+  } else {
+    bind_full_information_search<G>(m);
+  }
 }
 
 }  // namespace nutcore::bindings

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -35,9 +36,17 @@ concept GameConcept = requires(const G& game, typename G::StateType& state, cons
   game.apply(state, a);
   game.returns(cstate, values);
   game.scores(cstate, points);
+  // Information sets: what `player` knows, as a 64-bit key (hot: search keys its tree by it) and as
+  // text; its observation tensor; and a full state drawn from the posterior given that knowledge.
+  // Legal actions must be a function of the acting seat's information set.
+  { game.information_key(cstate, 0) } -> std::same_as<uint64_t>;
+  { game.information_string(cstate, 0) } -> std::same_as<std::string>;
+  { game.observation_tensor_size() } -> std::same_as<int>;
+  game.observation_tensor(cstate, 0, static_cast<float*>(nullptr));
+  { game.resample(cstate, 0, rng) } -> std::same_as<typename G::StateType>;
   // Cold path.
-  { G::action_to_string(a) } -> std::same_as<std::string>;
-  { G::string_to_action(std::string()) } -> std::same_as<Action>;
+  { game.action_to_string(a) } -> std::same_as<std::string>;
+  { game.string_to_action(std::string()) } -> std::same_as<Action>;
   { game.to_json(cstate) } -> std::same_as<Json>;
   { game.from_json(Json()) } -> std::same_as<typename G::StateType>;
   { game.serialize(cstate) } -> std::same_as<std::string>;

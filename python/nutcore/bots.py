@@ -82,7 +82,7 @@ def _parse_value(text: str) -> Any:
 
 def make_bot(spec: str) -> Bot:
     """A bot from a spec such as "random", "greedy", "mcts:iterations=2000,threads=2",
-    "expectimax:depth=3" or "solver"."""
+    "ismcts:iterations=1000", "pimc:determinizations=10", "expectimax:depth=3" or "solver"."""
     if not isinstance(spec, str):
         raise ValueError(f"a bot spec is a string such as 'mcts:iterations=2000', got {spec!r}")
     name, _, rest = spec.partition(":")
@@ -103,7 +103,7 @@ def make_bot(spec: str) -> Bot:
     known = sorted(ALL_ALGORITHMS)
     if name not in known:
         raise ValueError(f"unknown bot {name!r}; choose from random, greedy, {', '.join(known)}")
-    if name == "mcts":
+    if name in ("mcts", "ismcts", "pimc"):
         settings.setdefault("iterations", 1000)
     return SearchBot(name, **settings)
 

@@ -41,8 +41,9 @@ def _load_purzelbaum(params: dict[str, Any]):
 _GAMES = {
     "auf_die_nuesse": _core.AufDieNuesseGame,
     "purzelbaum": _load_purzelbaum,
+    "ritter": _core.RitterGame,
 }
-PLANNED_GAMES = ("nutz", "ritter")
+PLANNED_GAMES = ("nutz",)
 
 
 def list_games() -> list[str]:

@@ -11,8 +11,13 @@ from ._core import StopToken
 
 # Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
 # _core.auto_algorithm(state) says which one "auto" takes there.
-ALL_ALGORITHMS = ("mcts", "expectimax", "solver")
+ALL_ALGORITHMS = ("mcts", "ismcts", "pimc", "expectimax", "solver")
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
+# The information-set searches (docs/information.md): the same budget; PIMC also the number of
+# sampled states.
+_ISMCTS_OPTIONS = {"exploration": 0.7, "heuristic_rollouts": True, "max_nodes": 20_000_000}
+_PIMC_OPTIONS = {**_ISMCTS_OPTIONS, "determinizations": 20}
+_SAMPLING = ("mcts", "ismcts", "pimc")
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
 
 
@@ -68,11 +73,16 @@ def _check_options(algorithm: str, options: dict[str, Any], allowed: dict[str, A
     return {**allowed, **options}
 
 
-def _mcts_config(iterations, time_limit, threads, options: dict[str, Any]) -> dict[str, Any]:
-    opts = _check_options("mcts", options, _MCTS_OPTIONS)
+def _mcts_config(iterations, time_limit, threads, options: dict[str, Any], algorithm: str = "mcts") -> dict[str, Any]:
+    allowed = {"mcts": _MCTS_OPTIONS, "ismcts": _ISMCTS_OPTIONS, "pimc": _PIMC_OPTIONS}[algorithm]
+    opts = _check_options(algorithm, options, allowed)
     if iterations is None and time_limit is None:
         iterations = 1000
+    extra = {}
+    if "determinizations" in allowed:
+        extra["determinizations"] = _checks.integer(opts["determinizations"], "best_move: determinizations", 1, 100_000)
     return {
+        **extra,
         "iterations": 0 if iterations is None else _checks.integer(iterations, "best_move: iterations", 1, 2**50),
         "time_limit": 0.0 if time_limit is None else _checks.real(time_limit, "best_move: time_limit"),
         "threads": _checks.integer(threads, "best_move: threads", 1, 256),
@@ -98,6 +108,8 @@ def search_config(algorithm: str, iterations=None, time_limit=None, threads=1, *
     which it ignores where it picks an exact algorithm."""
     if algorithm in ("mcts", "auto"):
         return _mcts_config(iterations, time_limit, threads, options)
+    if algorithm in _SAMPLING:
+        return _mcts_config(iterations, time_limit, threads, options, algorithm)
     if iterations is not None or time_limit is not None or _checks.integer(threads, "best_move: threads", 1, 256) != 1:
         raise ValueError(
             f"best_move: {algorithm} is exact for its depth; it takes no iterations, time_limit or threads"
@@ -122,14 +134,17 @@ def best_move(
     """Search from `state` (a decision node) and return the chosen action with its statistics.
 
     algorithm: "auto" (the best the game supports: its exact solver where that decides, as in
-    Purzelbaum's winter, ignoring the MCTS budget there; MCTS elsewhere), "mcts", "expectimax" or
-    "solver".
+    Purzelbaum's winter, ignoring the MCTS budget there; ISMCTS for games of hidden information;
+    MCTS elsewhere), "mcts", "ismcts", "pimc", "expectimax" or "solver". On a game of hidden
+    information only "ismcts" and "pimc" are offered, and the search uses only what the player to
+    move knows (docs/information.md).
     iterations / time_limit: the MCTS budget (default 1000 iterations; with both, whichever ends
     first); threads: root-parallel trees; seed: makes the search reproducible (0..2**64-1; None: a
     fresh random seed). stop: a nutcore.StopToken; its stop() ends the search early from another
     thread (MCTS then returns its best move so far with extra["stopped"]; the exact algorithms raise
     nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt.
-    Other keyword options go to the algorithm (MCTS: exploration, heuristic_rollouts, max_nodes;
+    Other keyword options go to the algorithm (MCTS and ISMCTS: exploration, heuristic_rollouts,
+    max_nodes; PIMC: those and determinizations;
     expectimax: depth, bound, pruning, star2). Expectimax with pruning (two players) gives the exact
     value for the chosen move and upper bounds for the others; pruning=False gives every move's
     exact value.
@@ -148,7 +163,46 @@ def best_move(
         raise ValueError(
             f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto', *supported)}"
         )
+    if algorithm == "auto" and chosen in ("ismcts", "pimc"):
+        # "auto" takes MCTS's settings; the information-set searches have their own defaults.
+        # "auto" checked MCTS's settings; the information-set search has its own defaults.
+        config = _mcts_config(iterations, time_limit, threads, options, chosen)
     seed = int.from_bytes(os.urandom(8), "little") if seed is None else _checks.seed(seed, "best_move: seed")
+
+    if chosen in ("ismcts", "pimc"):
+        search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
+        raw = search(
+            state,
+            config["iterations"],
+            config["time_limit"],
+            config["exploration"],
+            seed,
+            config["threads"],
+            config["heuristic_rollouts"],
+            config["max_nodes"],
+            config.get("determinizations", 1),
+            stop,
+        )
+        extra = {
+            "tree_bytes": raw["tree_bytes"],
+            "threads": config["threads"],
+            "seed": seed,
+            "stopped": raw["stopped"],
+            "searching_player": state.current_player(),
+        }
+        if chosen == "pimc":
+            extra["determinizations"] = config["determinizations"]
+        return SearchResult(
+            raw["action"],
+            state.action_to_string(raw["action"]),
+            chosen,
+            raw["root_value"],
+            _stats(state, raw, with_visits=True),
+            raw["iterations"],
+            raw["nodes"],
+            raw["elapsed"],
+            extra,
+        )
 
     if chosen == "mcts":
         raw = _core.mcts_search(

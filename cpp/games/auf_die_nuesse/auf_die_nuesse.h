@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
 
@@ -148,7 +149,7 @@ static_assert(std::has_unique_object_representations_v<State>, "no padding: equa
 using ActionList = FixedList<Action, 128>;
 using ChanceList = FixedList<ChanceOutcome, 64>;
 
-class Game {
+class Game : public PerfectInformation<Game, State> {
  public:
   static constexpr const char* kName = "auf_die_nuesse";
   static constexpr bool kHasChance = true;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
 
@@ -80,7 +81,7 @@ static_assert(std::has_unique_object_representations_v<State>, "no padding: equa
 using ActionList = FixedList<Action, 320>;
 using ChanceList = FixedList<ChanceOutcome, 24>;
 
-class Game {
+class Game : public PerfectInformation<Game, State> {
  public:
   static constexpr const char* kName = "purzelbaum";
   static constexpr bool kHasChance = true;

@@ -4,11 +4,12 @@ Independent of the compiled core; used to cross-check it step by step.
 Only relative imports, so this package also imports standalone as `reference`.
 """
 
-from . import auf_die_nuesse, purzelbaum
+from . import auf_die_nuesse, purzelbaum, ritter
 
 _GAMES = {
     auf_die_nuesse.GAME_NAME: auf_die_nuesse.Game,
     purzelbaum.GAME_NAME: purzelbaum.Game,
+    ritter.GAME_NAME: ritter.Game,
 }
 
 

@@ -1,0 +1,390 @@
+// Information-set Monte-Carlo tree search (single-observer ISMCTS; Cowling, Powley & Whitehouse,
+// "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012), and determinized MCTS (PIMC) as
+// a baseline, for games of hidden information with chance, 2-4 players.
+//
+// ISMCTS, one iteration:
+//   1. determinise: d = resample(root, observer) -- a full state drawn from the posterior given
+//      what the searching seat knows; the search never reads the root's hidden part otherwise
+//   2. walk from d: at chance nodes sample the outcome in d; at a decision of seat p find the node
+//      keyed by p's information-set key (so each seat decides on what it knows, and different
+//      histories it cannot tell apart share statistics) and pick the child maximising
+//        Q_p(c) + C * sqrt(ln A(c) / n(c)),   A(c): iterations in which c was legal ("available")
+//      (the subset-armed bandit: legal actions may differ between determinisations); unvisited
+//      legal children first
+//   3. the first node not yet in the tree is added, then a playout to the end of the game
+//   4. backup: each (node, child) on the path adds the return of the seat deciding there
+//
+// Nodes are found through an open-addressing table from key to node; nodes and children live in
+// flat arrays that grow geometrically (no allocation per node or iteration once warm). Root
+// parallelism: `threads` independent trees with seeds seed*phi + t, merged at the root.
+//
+// PIMC (perfect-information Monte Carlo): `determinizations` states drawn the same way, each searched
+// by plain MCTS (search/mcts.h) as if its hidden part were known; root statistics are summed.
+// It is the classic baseline: strong where information does not matter, blind to its value.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/game_concept.h"
+#include "core/stop.h"
+#include "search/mcts.h"
+#include "search/random_playout.h"
+
+namespace nutcore {
+
+struct IsmctsOptions {
+  long iterations = 1000;       // per search, over all threads; 0: no iteration limit
+  double time_limit = 0.0;      // seconds; 0: no time limit (at least one limit must be set)
+  double exploration = 0.7;     // the UCB constant C (returns are win shares in [0, 1])
+  uint64_t seed = 0;
+  int threads = 1;
+  bool heuristic_rollouts = false;
+  long max_nodes = 20'000'000;  // the tree stops growing beyond this (memory guard)
+  int determinizations = 20;    // PIMC only: states sampled, each searched with an equal share
+  const StopFlag* stop = nullptr;
+};
+
+template <GameConcept G>
+class IsmctsTree {
+ public:
+  using State = typename G::StateType;
+  static constexpr int kP = G::kMaxNumPlayers;
+
+  struct Child {
+    Action action;
+    uint32_t visits;
+    uint32_t available;
+    float value;  // summed returns of the seat deciding at the parent
+  };
+  struct Node {
+    uint64_t key;
+    uint32_t first_child;
+    uint16_t num_children;
+    int8_t player;
+  };
+
+  IsmctsTree(const G& game, const State& root, const IsmctsOptions& options, uint64_t seed)
+      : game_(game), root_(root), options_(options), rng_(seed), observer_(game.current_player(root)) {
+    table_.assign(1024, kEmpty);
+    nodes_.reserve(1024);
+    children_.reserve(1024 * 4);
+    find_or_add(game.information_key(root, observer_), root);
+  }
+
+  long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
+    long done = 0;
+    while (iterations <= 0 || done < iterations) {
+      if (stop_requested(options_.stop)) break;
+      if (time_limit > 0 && done > 0 && (done & 15) == 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
+        break;
+      iterate();
+      ++done;
+    }
+    return done;
+  }
+
+  const Node& root() const { return nodes_[0]; }
+  const Child& root_child(int i) const { return children_[nodes_[0].first_child + i]; }
+  long num_nodes() const { return static_cast<long>(nodes_.size()); }
+  size_t used_bytes() const {
+    return nodes_.size() * sizeof(Node) + children_.size() * sizeof(Child) + table_.size() * sizeof(uint32_t);
+  }
+  size_t reserved_bytes() const {
+    return nodes_.capacity() * sizeof(Node) + children_.capacity() * sizeof(Child) + table_.capacity() * sizeof(uint32_t);
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  static constexpr uint32_t kFull = 0xFFFFFFFEu;  // find_or_add: the memory guard refused a node
+  const G& game_;
+  State root_;
+  IsmctsOptions options_;
+  Rng rng_;
+  int observer_;
+  std::vector<Node> nodes_;
+  std::vector<Child> children_;
+  std::vector<uint32_t> table_;  // open addressing, linear probing: node index or kEmpty
+  std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, child index)
+
+  uint32_t find(uint64_t key) const {
+    const size_t mask = table_.size() - 1;
+    for (size_t i = key & mask;; i = (i + 1) & mask) {
+      const uint32_t n = table_[i];
+      if (n == kEmpty || nodes_[n].key == key) return n;
+    }
+  }
+
+  uint32_t find_or_add(uint64_t key, const State& state) {
+    const uint32_t found = find(key);
+    if (found != kEmpty) return found;
+    if (static_cast<long>(nodes_.size()) >= options_.max_nodes) return kFull;
+    if (2 * (nodes_.size() + 1) > table_.size()) grow_table();
+    const size_t mask = table_.size() - 1;
+    size_t i = key & mask;
+    while (table_[i] != kEmpty) i = (i + 1) & mask;
+    const uint32_t index = static_cast<uint32_t>(nodes_.size());
+    table_[i] = index;
+    typename G::Actions legal;
+    game_.legal_actions(state, legal);
+    nodes_.push_back({key, static_cast<uint32_t>(children_.size()), static_cast<uint16_t>(legal.size()),
+                      static_cast<int8_t>(game_.current_player(state))});
+    for (Action a : legal) children_.push_back({a, 0, 0, 0.0f});
+    return index;
+  }
+
+  void grow_table() {
+    std::vector<uint32_t> old(table_.size() * 2, kEmpty);
+    old.swap(table_);
+    const size_t mask = table_.size() - 1;
+    for (uint32_t n = 0; n < nodes_.size(); ++n) {
+      size_t i = nodes_[n].key & mask;
+      while (table_[i] != kEmpty) i = (i + 1) & mask;
+      table_[i] = n;
+    }
+  }
+
+  // UCB over the children legal in this determinisation; each of them counts one more availability.
+  int select(uint32_t index, const State& state) {
+    const Node& node = nodes_[index];
+    typename G::Actions legal;
+    game_.legal_actions(state, legal);
+    int best = -1, first_unvisited = -1;
+    double best_score = -1e300;
+    Child* c = &children_[node.first_child];
+    // Availability first (needed for every legal child), then the choice.
+    for (int i = 0; i < node.num_children; ++i) {
+      if (!contains(legal, c[i].action)) continue;
+      ++c[i].available;
+      if (c[i].visits == 0 && first_unvisited < 0) first_unvisited = i;
+    }
+    if (first_unvisited >= 0) return first_unvisited;
+    for (int i = 0; i < node.num_children; ++i) {
+      if (!contains(legal, c[i].action)) continue;
+      const double score =
+          c[i].value / c[i].visits + options_.exploration * std::sqrt(std::log(static_cast<double>(c[i].available)) / c[i].visits);
+      if (score > best_score) {
+        best_score = score;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  static bool contains(const typename G::Actions& legal, Action a) {
+    for (Action b : legal)
+      if (b == a) return true;
+    return false;
+  }
+
+  void playout(State& state) {
+    if constexpr (HasRolloutPolicy<G>) {
+      if (options_.heuristic_rollouts) {
+        while (!game_.is_terminal(state))
+          game_.apply(state, game_.is_chance(state) ? game_.sample_chance(state, rng_) : rollout_action(game_, state, rng_));
+        return;
+      }
+    }
+    random_playout(game_, state, rng_);
+  }
+
+  void iterate() {
+    State state = game_.resample(root_, observer_, rng_);
+    path_.clear();
+    bool added = false;
+    while (!game_.is_terminal(state)) {
+      if (game_.is_chance(state)) {
+        game_.apply(state, game_.sample_chance(state, rng_));
+        continue;
+      }
+      const int player = game_.current_player(state);
+      const uint32_t before = static_cast<uint32_t>(nodes_.size());
+      const uint32_t index = find_or_add(game_.information_key(state, player), state);
+      if (index == kFull) break;  // memory guard: evaluate by playout from here
+      const bool is_new = index >= before;
+      const int i = select(index, state);
+      if (i < 0) break;  // no child legal here (a game breaking the concept's contract): play out
+      game_.apply(state, children_[nodes_[index].first_child + i].action);
+      path_.emplace_back(index, static_cast<uint32_t>(i));
+      if (is_new) {
+        added = true;
+        break;
+      }
+    }
+    (void)added;
+    playout(state);
+    double returns[kP] = {};
+    game_.returns(state, returns);
+    for (const auto& [index, i] : path_) {
+      Child& c = children_[nodes_[index].first_child + i];
+      ++c.visits;
+      c.value += static_cast<float>(returns[nodes_[index].player]);
+    }
+  }
+};
+
+namespace detail {
+
+inline void check_budget(long iterations, double time_limit, int threads, double exploration, long max_nodes) {
+  if (iterations < 0) throw std::invalid_argument("iterations must be >= 0");
+  if (time_limit < 0 || !std::isfinite(time_limit)) throw std::invalid_argument("time_limit must be >= 0");
+  if (iterations == 0 && time_limit == 0) throw std::invalid_argument("give iterations or a time_limit");
+  if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be 1..256");
+  if (!(exploration >= 0) || !std::isfinite(exploration)) throw std::invalid_argument("exploration must be >= 0");
+  if (max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
+}
+
+// Root statistics summed over trees or determinisations, reduced to the result.
+inline void finish_result(MctsResult& result, std::vector<ActionStats>& stats, const std::vector<double>& sums,
+                          const StopFlag* stop, std::chrono::steady_clock::time_point start) {
+  for (size_t i = 0; i < stats.size(); ++i) stats[i].mean_value = stats[i].visits ? sums[i] / stats[i].visits : 0.0;
+  const ActionStats* best = nullptr;
+  for (const auto& s : stats)
+    if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
+  if (!best || best->visits == 0 || result.iterations == 0) throw Stopped();
+  result.best_action = best->action;
+  result.stopped = stop_requested(stop);
+  std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
+  result.actions = std::move(stats);
+  result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+inline void add_stat(std::vector<ActionStats>& stats, std::vector<double>& sums, Action a, long visits, double value) {
+  auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionStats& s) { return s.action == a; });
+  if (it == stats.end()) {
+    stats.push_back({a, 0, 0.0});
+    sums.push_back(0.0);
+    it = stats.end() - 1;
+  }
+  it->visits += visits;
+  sums[it - stats.begin()] += value;
+}
+
+template <typename Work>
+void run_threads(int count, Work&& work) {
+  if (count == 1) return work(0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < count; ++t) pool.emplace_back(work, t);
+  for (auto& th : pool) th.join();
+}
+
+}  // namespace detail
+
+// ISMCTS from `root` (a decision node) for the seat to move there. root_value is not estimated
+// (the result's root_value holds the mover's mean return in its seat's entry only).
+template <GameConcept G>
+MctsResult ismcts_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
+  if (game.is_terminal(root) || game.is_chance(root))
+    throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
+  detail::check_budget(options.iterations, options.time_limit, options.threads, options.exploration, options.max_nodes);
+  const auto start = std::chrono::steady_clock::now();
+  const int t_count = options.threads;
+  std::vector<std::unique_ptr<IsmctsTree<G>>> trees(t_count);
+  std::vector<long> done(t_count, 0);
+  IsmctsOptions per_tree = options;
+  per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
+  detail::run_threads(t_count, [&](int t) {
+    trees[t] = std::make_unique<IsmctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
+    const long share = options.iterations == 0 ? 0 : options.iterations / t_count + (t < options.iterations % t_count ? 1 : 0);
+    if (options.iterations > 0 && share == 0) return;
+    done[t] = trees[t]->search(share, start, options.time_limit);
+  });
+  MctsResult result;
+  const int mover = game.current_player(root);
+  std::vector<ActionStats> stats;
+  std::vector<double> sums;
+  for (int t = 0; t < t_count; ++t) {
+    const auto& tree = *trees[t];
+    result.iterations += done[t];
+    result.nodes += tree.num_nodes();
+    result.tree_bytes += tree.used_bytes();
+    result.reserved_bytes += tree.reserved_bytes();
+    for (int i = 0; i < tree.root().num_children; ++i)
+      detail::add_stat(stats, sums, tree.root_child(i).action, tree.root_child(i).visits, tree.root_child(i).value);
+  }
+  double total = 0, visits = 0;
+  for (size_t i = 0; i < stats.size(); ++i) {
+    total += sums[i];
+    visits += stats[i].visits;
+  }
+  result.root_value.assign(game.num_players(), std::nan(""));
+  result.root_value[mover] = visits ? total / visits : 0.0;
+  result.bytes_per_node = sizeof(typename IsmctsTree<G>::Node);
+  detail::finish_result(result, stats, sums, options.stop, start);
+  return result;
+}
+
+// PIMC: plain MCTS on `determinizations` sampled states, an equal share of the budget each.
+template <GameConcept G>
+MctsResult pimc_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
+  if (game.is_terminal(root) || game.is_chance(root))
+    throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
+  detail::check_budget(options.iterations, options.time_limit, options.threads, options.exploration, options.max_nodes);
+  if (options.determinizations < 1 || options.determinizations > 100000)
+    throw std::invalid_argument("determinizations must be 1..100000");
+  const auto start = std::chrono::steady_clock::now();
+  const int d_count = options.determinizations;
+  const int t_count = std::min(options.threads, d_count);
+  const int mover = game.current_player(root);
+  MctsOptions mcts;
+  mcts.exploration = options.exploration;
+  mcts.heuristic_rollouts = options.heuristic_rollouts;
+  mcts.max_nodes = std::max(1000L, options.max_nodes / t_count);
+  mcts.stop = options.stop;
+  struct Part {
+    std::vector<ActionStats> stats;
+    std::vector<double> sums;
+    MctsResult totals;
+  };
+  std::vector<Part> parts(t_count);
+  detail::run_threads(t_count, [&](int t) {
+    Part& part = parts[t];
+    for (int d = t; d < d_count; d += t_count) {
+      if (stop_requested(options.stop)) break;
+      // Determinisation d is the same whatever the thread count.
+      Rng rng(options.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(d));
+      const auto sample = game.resample(root, mover, rng);
+      const long share = options.iterations == 0 ? 0 : options.iterations / d_count + (d < options.iterations % d_count ? 1 : 0);
+      if (options.iterations > 0 && share == 0) continue;
+      MctsTree<G> tree(game, sample, mcts, rng.next());
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double time_share = options.time_limit > 0 ? (options.time_limit - elapsed) / ((d_count - d + t_count - 1) / t_count) : 0.0;
+      if (options.time_limit > 0 && time_share <= 0) break;
+      part.totals.iterations += tree.search(share, std::chrono::steady_clock::now(), time_share);
+      part.totals.nodes += tree.num_nodes();
+      part.totals.tree_bytes = std::max(part.totals.tree_bytes, tree.used_bytes());
+      part.totals.reserved_bytes = std::max(part.totals.reserved_bytes, tree.reserved_bytes());
+      for (int i = 0; i < tree.root().num_children; ++i)
+        detail::add_stat(part.stats, part.sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value[mover]);
+    }
+  });
+  MctsResult result;
+  std::vector<ActionStats> stats;
+  std::vector<double> sums;
+  for (const Part& part : parts) {
+    result.iterations += part.totals.iterations;
+    result.nodes += part.totals.nodes;
+    result.tree_bytes += part.totals.tree_bytes;
+    result.reserved_bytes += part.totals.reserved_bytes;
+    for (size_t i = 0; i < part.stats.size(); ++i)
+      detail::add_stat(stats, sums, part.stats[i].action, part.stats[i].visits, part.sums[i]);
+  }
+  double total = 0, visits = 0;
+  for (size_t i = 0; i < stats.size(); ++i) {
+    total += sums[i];
+    visits += stats[i].visits;
+  }
+  result.root_value.assign(game.num_players(), std::nan(""));
+  result.root_value[mover] = visits ? total / visits : 0.0;
+  result.bytes_per_node = sizeof(typename MctsTree<G>::Node);
+  detail::finish_result(result, stats, sums, options.stop, start);
+  return result;
+}
+
+}  // namespace nutcore
