@@ -31,6 +31,11 @@ def assert_same(native, reference, where):
     assert [native.action_to_string(a) for a in legal] == [reference.action_to_string(a) for a in legal], where
     assert native.chance_outcomes() == reference.chance_outcomes(), where  # exact floats
     assert native.to_json() == reference.to_json(), where
+    if hasattr(reference, "information_state_string"):  # games of hidden information
+        for p in range(len(native.returns())):
+            assert native.information_state_string(p) == reference.information_state_string(p), (where, p)
+            assert native.observation_string(p) == reference.observation_string(p), (where, p)
+            assert native.observation_tensor(p).tolist() == list(reference.observation_tensor(p)), (where, p)
 
 
 def play_one(game, ref_game, rng, where):
@@ -55,7 +60,7 @@ def play_one(game, ref_game, rng, where):
     return steps
 
 
-GAME_NAMES = ["auf_die_nuesse", "purzelbaum"]
+GAME_NAMES = ["auf_die_nuesse", "purzelbaum", "ritter"]
 
 # Odd parameters reach rare corners of each game.
 ODD_PARAMS = {
@@ -80,6 +85,26 @@ ODD_PARAMS = {
         holes=[[x, y] for x in range(-2, 2) for y in range(-2, 1)],
         half_box=2.5,
         turn_cap=20,
+    ),
+    # a small board with a dead end (walks get stuck), a cul-de-sac hiding place, an odd die, few
+    # cards, a low target and floor, one empty stack ends the game, the other shouting rule
+    "ritter": dict(
+        board={
+            "bushes": ["A", "B", "C", "D", "E"],
+            "hiding_places": ["Den"],
+            "edges": [["A", "B"], ["B", "C"], ["C", "A"], ["C", "D"], ["D", "E"], ["B", "Den"]],
+        },
+        stack_size=3,
+        hazelnuts=6,
+        thieves_per_kind=3,
+        die=[1, 2, 2, 4, 5],
+        delivery_points=[2, 5],
+        shout_points=3,
+        score_floor=-5,
+        score_target=9,
+        empty_stacks_to_end=1,
+        shout_resolution="first_only",
+        turn_cap=60,
     ),
 }
 

@@ -390,7 +390,11 @@ void Game::validate(const State& s) const {
       continue;
     }
     require(s.score[p] >= params_.score_floor && s.score[p] <= params_.score_target, "score off the track");
-    require(ph == Phase::kTerminal || s.score[p] < params_.score_target, "a score at the target ends the game");
+    // A right shout reaching the target ends the game once the shouts are resolved: only a
+    // first_wrong chance node may still come between.
+    require(ph == Phase::kTerminal || s.score[p] < params_.score_target ||
+                (ph == Phase::kFirstWrong && s.shout[p] == s.card),
+            "a score at the target ends the game");
     require(s.knight[p] == kNone || s.knight[p] < num_nodes_, "knight off the board");
     require(s.shout[p] == kNone || s.shout[p] <= kKinds, "bad shout");
     carried += s.carried[p];

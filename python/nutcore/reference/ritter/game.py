@@ -75,7 +75,9 @@ class Game:
             )
         n = _integer(players, "players", 2, 4)
         board = Board(copy.deepcopy(params.get("board", DEFAULT_BOARD)))
-        get = lambda key: params.get(key, DEFAULTS[key])  # noqa: E731
+
+        def get(key):
+            return params.get(key, DEFAULTS[key])
 
         stack_size = _integer(get("stack_size"), "stack_size", 1, 15)
         hazelnuts = _integer(get("hazelnuts"), "hazelnuts", 0, 255)
@@ -87,9 +89,9 @@ class Game:
         target = _integer(get("score_target"), "score_target", 1, 100)
         empty_to_end = _integer(get("empty_stacks_to_end"), "empty_stacks_to_end", 1, board.num_bushes)
         resolution = get("shout_resolution")
-        if resolution not in (SEPARATE, FIRST_ONLY) or not isinstance(resolution, str):
+        if not isinstance(resolution, str) or resolution not in (SEPARATE, FIRST_ONLY):
             raise ValueError("ritter: shout_resolution must be %r or %r, not %r" % (SEPARATE, FIRST_ONLY, resolution))
-        turn_cap = _integer(get("turn_cap"), "turn_cap", 1, 100000)
+        turn_cap = _integer(get("turn_cap"), "turn_cap", 1, 60000)
 
         cards = hazelnuts + 3 * thieves
         if cards != board.num_bushes * stack_size:

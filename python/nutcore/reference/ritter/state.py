@@ -8,6 +8,7 @@ the pool of undrawn cards per kind, and every shout. What one seat knows is rend
 from __future__ import annotations
 
 import array
+import operator
 import random
 
 from .actions import (
@@ -463,9 +464,13 @@ class State:
 
     def _check_player(self, player):
         n = len(self._scores)
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        try:
+            seat = None if isinstance(player, bool) else operator.index(player)
+        except TypeError:
+            seat = None
+        if seat is None or not 0 <= seat < n:
             raise ValueError("ritter: player must be a seat 0..%d, not %r" % (n - 1, player))
-        return int(player)
+        return seat
 
     def _shout_seen_by(self, seat, viewer):
         """What `viewer` sees of `seat`'s shout: None (-), "?" (hidden) or the shout."""
