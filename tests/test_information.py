@@ -76,7 +76,12 @@ def shuffle_hidden(data, player, rng):
     """Another state the seat cannot tell apart: the kinds of the known tops it has not seen
     redrawn from the thieves it cannot place (the pool adjusted to match), and the other seats'
     open shouts replaced. None if nothing is hidden from the seat."""
-    data = {**data, "stacks": [dict(s) for s in data["stacks"]], "pool": dict(data["pool"]), "shouts": list(data["shouts"])}
+    data = {
+        **data,
+        "stacks": [dict(s) for s in data["stacks"]],
+        "pool": dict(data["pool"]),
+        "shouts": list(data["shouts"]),
+    }
     hidden = unseen_tops(data, player)
     changed = False
     if hidden:
@@ -305,7 +310,9 @@ def test_search_gives_the_same_result_on_states_the_mover_cannot_tell_apart(play
         ra = nutcore.best_move(a, algorithm, iterations=300, seed=9)
         rb = nutcore.best_move(b, algorithm, iterations=300, seed=9)
         assert ra.action == rb.action
-        assert [(s.action, s.visits, s.value) for s in ra.actions] == [(s.action, s.visits, s.value) for s in rb.actions]
+        assert [(s.action, s.visits, s.value) for s in ra.actions] == [
+            (s.action, s.visits, s.value) for s in rb.actions
+        ]
         assert nutcore._core.greedy_action(a) == nutcore._core.greedy_action(b)
 
 

@@ -25,6 +25,7 @@ def implementation(request):
     yield request.param
     GAME = None
 
+
 BUSHES = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"]
 THIEVES = ["Max", "Leo", "Fritz"]
 
