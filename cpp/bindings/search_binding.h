@@ -58,7 +58,8 @@ void bind_information_search(py::module_& m) {
     const bool pimc = name[0] == 'p';
     m.def(name, [pimc](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                        const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
-                       const py::handle& max_nodes, const py::handle& determinizations, const StopToken* token) {
+                       const py::handle& max_nodes, const py::handle& determinizations, double policy_bias,
+                       const StopToken* token) {
       IsmctsOptions o;
       o.iterations = static_cast<long>(int_arg(iterations, "iterations", 0, int64_t{1} << 50));
       o.time_limit = time_limit;
@@ -68,6 +69,8 @@ void bind_information_search(py::module_& m) {
       o.heuristic_rollouts = heuristic_rollouts;
       o.max_nodes = static_cast<long>(int_arg(max_nodes, "max_nodes", 1000, 2'000'000'000));
       o.determinizations = static_cast<int>(int_arg(determinizations, "determinizations", 1, 100000));
+      if (!(policy_bias >= 0) || !std::isfinite(policy_bias)) throw std::invalid_argument("policy_bias must be >= 0");
+      o.policy_bias = policy_bias;
       // The search works on a copy: Python may touch `state` while the GIL is released.
       const MctsResult r = run_interruptible(
           [game = state.game, root = state.state, o, pimc](const StopFlag* stop) mutable {
@@ -78,7 +81,7 @@ void bind_information_search(py::module_& m) {
       return mcts_result_to_py(r);
     }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
        py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("determinizations"),
-       py::arg("stop") = nullptr);
+       py::arg("policy_bias"), py::arg("stop") = nullptr);
   }
 }
 

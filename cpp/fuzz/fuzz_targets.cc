@@ -3,7 +3,7 @@
 // sources only (cpp/core/json.cc, cpp/games/*/*.cc).
 //
 // One binary; the target is chosen by NUTCORE_FUZZ_TARGET = GAME_KIND with GAME one of
-// auf_die_nuesse, purzelbaum and KIND one of
+// auf_die_nuesse, purzelbaum, ritter and KIND one of
 //   bytes    game.deserialize(input)
 //   json     game.from_json(Json::parse(input))
 //   actions  from new_initial_state(), 2 input bytes per step choose among the legal actions or
@@ -11,7 +11,9 @@
 //            played to its end by a generator seeded from the input
 // The first input byte picks the game: the player count (2 + byte % 3) and the turn cap (byte / 3
 // % 4: the default, or 1, 9 or 25 turns, so that games stopped by the cap are fuzzed too); the
-// rest is the input proper.
+// rest is the input proper. Ritter alternates its two shouting rules with the byte's parity.
+// Every state checked also has each seat's view checked: a state resampled from it is valid and
+// gives that seat the same information key and text.
 // Purzelbaum's games need the tumbling-model tables, computed in Python: NUTCORE_FUZZ_PURZELBAUM
 // names a JSON file {"2": params, "3": params, "4": params} with "tumble_tables" in each (written
 // by .ci/fuzz).
@@ -20,7 +22,8 @@
 // by play, must be valid (validate), round-trip through bytes and JSON text to an equal state with
 // identical encodings, offer >= 2 actions at a decision and probabilities summing to 1 at chance,
 // and reach the end within kMaxSteps. A load may differ from the position fed only where that
-// stood at a forced decision (< 2 legal actions), which loading applies. Anything else aborts,
+// stood at a forced decision (< 2 legal actions) or a single-outcome chance node, which loading
+// applies. Anything else aborts,
 // and libFuzzer reports it with the input.
 #include <cmath>
 #include <cstdint>
@@ -33,10 +36,12 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/json.h"
 #include "games/auf_die_nuesse/auf_die_nuesse.h"
 #include "games/purzelbaum/purzelbaum.h"
+#include "games/ritter/ritter.h"
 
 namespace {
 
@@ -86,6 +91,20 @@ void check_cheap(const G& game, const typename G::StateType& s) {
   } catch (const std::exception& e) {
     bug(std::string("a state at rest is invalid or does not round-trip through bytes: ") + e.what() + "\n" +
         game.to_string(s));
+  }
+  // Every seat's view: a resampled state is valid and gives the seat the same information set.
+  Rng rng(hash_bytes(reinterpret_cast<const uint8_t*>(&s), sizeof s));
+  std::vector<float> tensor(static_cast<size_t>(game.observation_tensor_size()));
+  for (int p = 0; p < game.num_players(); ++p) {
+    const auto sample = game.resample(s, p, rng);
+    FUZZ_CHECK(game.information_key(sample, p) == game.information_key(s, p));
+    FUZZ_CHECK(game.information_string(sample, p) == game.information_string(s, p));
+    try {
+      game.deserialize(game.serialize(sample));
+    } catch (const std::exception& e) {
+      bug(std::string("a resampled state is invalid: ") + e.what() + "\n" + game.to_string(sample));
+    }
+    game.observation_tensor(s, p, tensor.data());
   }
   const int player = game.current_player(s);
   typename G::Actions legal;
@@ -166,7 +185,16 @@ template <class G>
 void check_load(const G& game, const typename G::StateType& fed, const typename G::StateType& loaded) {
   check_state(game, loaded);
   if (loaded == fed) return;
-  FUZZ_CHECK(!game.is_chance(fed) && !game.is_terminal(fed));
+  FUZZ_CHECK(!game.is_terminal(fed));
+  if (game.is_chance(fed)) {  // a chance node with a single outcome is resolved at once
+    typename G::Chances chances;
+    game.chance_outcomes(fed, chances);
+    FUZZ_CHECK(chances.size() == 1);
+    auto resolved = fed;
+    game.apply(resolved, chances[0].action);
+    FUZZ_CHECK(resolved == loaded);
+    return;
+  }
   typename G::Actions legal;
   game.legal_actions(fed, legal);
   FUZZ_CHECK(legal.size() < 2);
@@ -270,19 +298,34 @@ void load_adn() {
   }
 }
 
+std::unique_ptr<ritter::Game> g_ritter[kNumVariants];
+
+void load_ritter() {
+  for (int v = 0; v < kNumVariants; ++v) {
+    ritter::Params p;
+    p.players = 2 + v % 3;
+    if (kCaps[v / 3]) p.turn_cap = kCaps[v / 3];
+    p.first_only = v % 2;  // both shouting rules
+    g_ritter[v] = std::make_unique<ritter::Game>(p);
+  }
+}
+
 struct Target {
   const char* name;
   void (*fn)(int, const uint8_t*, size_t);
-  bool purzelbaum;
+  void (*load)();
 };
 
 const Target kTargets[] = {
-    {"auf_die_nuesse_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_adn[v], d, n); }, false},
-    {"auf_die_nuesse_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_adn[v], d, n); }, false},
-    {"auf_die_nuesse_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_adn[v], d, n); }, false},
-    {"purzelbaum_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_purzel[v], d, n); }, true},
-    {"purzelbaum_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_purzel[v], d, n); }, true},
-    {"purzelbaum_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_purzel[v], d, n); }, true},
+    {"auf_die_nuesse_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_adn[v], d, n); }, load_adn},
+    {"auf_die_nuesse_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_adn[v], d, n); }, load_adn},
+    {"auf_die_nuesse_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_adn[v], d, n); }, load_adn},
+    {"purzelbaum_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_purzel[v], d, n); }, load_purzelbaum},
+    {"purzelbaum_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_purzel[v], d, n); }, load_purzelbaum},
+    {"purzelbaum_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_purzel[v], d, n); }, load_purzelbaum},
+    {"ritter_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_ritter[v], d, n); }, load_ritter},
+    {"ritter_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_ritter[v], d, n); }, load_ritter},
+    {"ritter_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_ritter[v], d, n); }, load_ritter},
 };
 
 }  // namespace
@@ -295,8 +338,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (name && std::strcmp(name, t.name) == 0) {
       g_target = t.fn;
       try {
-        if (t.purzelbaum) load_purzelbaum();
-        else load_adn();
+        t.load();
       } catch (const std::exception& e) {
         bug(std::string("cannot load the games: ") + e.what());
       }

@@ -47,6 +47,10 @@ struct IsmctsOptions {
   bool heuristic_rollouts = false;
   long max_nodes = 20'000'000;  // the tree stops growing beyond this (memory guard)
   int determinizations = 20;    // PIMC only: states sampled, each searched with an equal share
+  // Progressive bias towards the game's rollout policy (when it has one): its action at a node
+  // scores policy_bias / sqrt(n(c) + 1) more, so the search leaves the policy's choice only on
+  // evidence comparable to its own noise. 0: plain UCB.
+  double policy_bias = 0.0;
   const StopFlag* stop = nullptr;
 };
 
@@ -65,6 +69,7 @@ class IsmctsTree {
   struct Node {
     uint64_t key;
     uint32_t first_child;
+    Action hint;  // the rollout policy's action here (-1: none); it reads only the seat's knowledge
     uint16_t num_children;
     int8_t player;
   };
@@ -133,7 +138,11 @@ class IsmctsTree {
     table_[i] = index;
     typename G::Actions legal;
     game_.legal_actions(state, legal);
-    nodes_.push_back({key, static_cast<uint32_t>(children_.size()), static_cast<uint16_t>(legal.size()),
+    Action hint = -1;
+    if constexpr (HasRolloutPolicy<G>) {
+      if (options_.policy_bias > 0) hint = rollout_action(game_, state, rng_);
+    }
+    nodes_.push_back({key, static_cast<uint32_t>(children_.size()), hint, static_cast<uint16_t>(legal.size()),
                       static_cast<int8_t>(game_.current_player(state))});
     for (Action a : legal) children_.push_back({a, 0, 0, 0.0f});
     return index;
@@ -167,8 +176,9 @@ class IsmctsTree {
     if (first_unvisited >= 0) return first_unvisited;
     for (int i = 0; i < node.num_children; ++i) {
       if (!contains(legal, c[i].action)) continue;
-      const double score =
+      double score =
           c[i].value / c[i].visits + options_.exploration * std::sqrt(std::log(static_cast<double>(c[i].available)) / c[i].visits);
+      if (c[i].action == node.hint) score += options_.policy_bias / std::sqrt(c[i].visits + 1.0);
       if (score > best_score) {
         best_score = score;
         best = i;

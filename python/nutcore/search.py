@@ -15,8 +15,8 @@ ALL_ALGORITHMS = ("mcts", "ismcts", "pimc", "expectimax", "solver")
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 # The information-set searches (docs/information.md): the same budget; PIMC also the number of
 # sampled states.
-_ISMCTS_OPTIONS = {"exploration": 0.7, "heuristic_rollouts": True, "max_nodes": 20_000_000}
-_PIMC_OPTIONS = {**_ISMCTS_OPTIONS, "determinizations": 20}
+_ISMCTS_OPTIONS = {"exploration": 0.7, "heuristic_rollouts": True, "max_nodes": 20_000_000, "policy_bias": 0.0}
+_PIMC_OPTIONS = {**{k: v for k, v in _ISMCTS_OPTIONS.items() if k != "policy_bias"}, "determinizations": 20}
 _SAMPLING = ("mcts", "ismcts", "pimc")
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
 
@@ -81,6 +81,8 @@ def _mcts_config(iterations, time_limit, threads, options: dict[str, Any], algor
     extra = {}
     if "determinizations" in allowed:
         extra["determinizations"] = _checks.integer(opts["determinizations"], "best_move: determinizations", 1, 100_000)
+    if "policy_bias" in allowed:
+        extra["policy_bias"] = _checks.real(opts["policy_bias"], "best_move: policy_bias", zero_allowed=True)
     return {
         **extra,
         "iterations": 0 if iterations is None else _checks.integer(iterations, "best_move: iterations", 1, 2**50),
@@ -181,6 +183,7 @@ def best_move(
             config["heuristic_rollouts"],
             config["max_nodes"],
             config.get("determinizations", 1),
+            config.get("policy_bias", 0.0),
             stop,
         )
         extra = {
