@@ -96,6 +96,7 @@ class IsmctsTree {
   }
 
   const Node& root() const { return nodes_[0]; }
+  const double* root_sum() const { return root_sum_; }  // summed returns per seat over iterations
   const Child& root_child(int i) const { return children_[nodes_[0].first_child + i]; }
   long num_nodes() const { return static_cast<long>(nodes_.size()); }
   size_t used_bytes() const {
@@ -117,6 +118,7 @@ class IsmctsTree {
   std::vector<Child> children_;
   std::vector<uint32_t> table_;  // open addressing, linear probing: node index or kEmpty
   std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, child index)
+  double root_sum_[kP] = {};
 
   uint32_t find(uint64_t key) const {
     const size_t mask = table_.size() - 1;
@@ -231,6 +233,7 @@ class IsmctsTree {
     playout(state);
     double returns[kP] = {};
     game_.returns(state, returns);
+    for (int p = 0; p < kP; ++p) root_sum_[p] += returns[p];
     for (const auto& [index, i] : path_) {
       Child& c = children_[nodes_[index].first_child + i];
       ++c.visits;
@@ -286,8 +289,8 @@ void run_threads(int count, Work&& work) {
 
 }  // namespace detail
 
-// ISMCTS from `root` (a decision node) for the seat to move there. root_value is not estimated
-// (the result's root_value holds the mover's mean return in its seat's entry only).
+// ISMCTS from `root` (a decision node) for the seat to move there; root_value: the mean return per
+// seat over all iterations.
 template <GameConcept G>
 MctsResult ismcts_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
   if (game.is_terminal(root) || game.is_chance(root))
@@ -306,7 +309,6 @@ MctsResult ismcts_search(const G& game, const typename G::StateType& root, const
     done[t] = trees[t]->search(share, start, options.time_limit);
   });
   MctsResult result;
-  const int mover = game.current_player(root);
   std::vector<ActionStats> stats;
   std::vector<double> sums;
   for (int t = 0; t < t_count; ++t) {
@@ -318,13 +320,11 @@ MctsResult ismcts_search(const G& game, const typename G::StateType& root, const
     for (int i = 0; i < tree.root().num_children; ++i)
       detail::add_stat(stats, sums, tree.root_child(i).action, tree.root_child(i).visits, tree.root_child(i).value);
   }
-  double total = 0, visits = 0;
-  for (size_t i = 0; i < stats.size(); ++i) {
-    total += sums[i];
-    visits += stats[i].visits;
-  }
-  result.root_value.assign(game.num_players(), std::nan(""));
-  result.root_value[mover] = visits ? total / visits : 0.0;
+  result.root_value.assign(game.num_players(), 0.0);
+  for (int t = 0; t < t_count; ++t)
+    for (int p = 0; p < game.num_players(); ++p) result.root_value[p] += trees[t]->root_sum()[p];
+  for (int p = 0; p < game.num_players(); ++p)
+    result.root_value[p] = result.iterations ? result.root_value[p] / result.iterations : 0.0;
   result.bytes_per_node = sizeof(typename IsmctsTree<G>::Node);
   detail::finish_result(result, stats, sums, options.stop, start);
   return result;
@@ -351,6 +351,8 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
     std::vector<ActionStats> stats;
     std::vector<double> sums;
     MctsResult totals;
+    std::vector<double> root_sum;
+    long root_visits = 0;
   };
   std::vector<Part> parts(t_count);
   detail::run_threads(t_count, [&](int t) {
@@ -372,6 +374,9 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       part.totals.reserved_bytes = std::max(part.totals.reserved_bytes, tree.reserved_bytes());
       for (int i = 0; i < tree.root().num_children; ++i)
         detail::add_stat(part.stats, part.sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value[mover]);
+      part.root_sum.resize(game.num_players());
+      for (int p = 0; p < game.num_players(); ++p) part.root_sum[p] += tree.root().value[p];
+      part.root_visits += tree.root().visits;
     }
   });
   MctsResult result;
@@ -385,13 +390,13 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
     for (size_t i = 0; i < part.stats.size(); ++i)
       detail::add_stat(stats, sums, part.stats[i].action, part.stats[i].visits, part.sums[i]);
   }
-  double total = 0, visits = 0;
-  for (size_t i = 0; i < stats.size(); ++i) {
-    total += sums[i];
-    visits += stats[i].visits;
+  result.root_value.assign(game.num_players(), 0.0);
+  long root_visits = 0;
+  for (const Part& part : parts) {
+    root_visits += part.root_visits;
+    for (size_t p = 0; p < part.root_sum.size(); ++p) result.root_value[p] += part.root_sum[p];
   }
-  result.root_value.assign(game.num_players(), std::nan(""));
-  result.root_value[mover] = visits ? total / visits : 0.0;
+  for (double& v : result.root_value) v = root_visits ? v / root_visits : 0.0;
   result.bytes_per_node = sizeof(typename MctsTree<G>::Node);
   detail::finish_result(result, stats, sums, options.stop, start);
   return result;

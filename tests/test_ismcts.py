@@ -1,0 +1,181 @@
+"""ISMCTS and PIMC on Ritter: sensible moves where the answer is clear, determinism, budgets,
+threads, stopping, bad options, bots and matches. (That they read nothing hidden is pinned in
+tests/test_information.py; their strength is measured in bench/RESULTS.md.)"""
+
+from __future__ import annotations
+
+import pytest
+
+import nutcore
+
+BUSHES = [f"B{i}" for i in range(1, 9)]
+
+
+def position(
+    players=2,
+    phase="shout",
+    current=1,
+    drawer=0,
+    knights=None,
+    stacks=None,
+    carried=None,
+    scores=None,
+    roll=None,
+    turn=0,
+):
+    """A Ritter position from a few facts; stacks maps bush -> (cards, top kind or None, seen_by)."""
+    stacks = dict(stacks or {})
+    # The carried hazelnuts were drawn: from B7 (and B8) unless given.
+    drawn = sum(carried or [])
+    for b in ("B7", "B8"):
+        if drawn and b not in stacks:
+            take = min(drawn, 6)
+            stacks[b] = (7 - take, None, [])
+            drawn -= take
+    stack_list, tops = [], {"Max": 0, "Leo": 0, "Fritz": 0}
+    for b in BUSHES:
+        cards, top, seen = stacks.get(b, (7, None, []))
+        stack_list.append({"bush": b, "cards": cards, "top": top, "seen_by": seen})
+        if top:
+            tops[top] += 1
+    undrawn = sum(s["cards"] for s in stack_list) - sum(tops.values())
+    thieves = {k: 8 - tops[k] for k in tops}
+    pool = {"hazelnuts": undrawn - sum(thieves.values()), **thieves}
+    return {
+        "game": "ritter",
+        "players": players,
+        "phase": phase,
+        "current_player": current,
+        "turn": turn,
+        "drawer": drawer,
+        "roll": roll,
+        "knights": knights or ["B3", "B6", "B1", "B8"][:players],
+        "scores": scores or [0] * players,
+        "carried": carried or [0] * players,
+        "stacks": stack_list,
+        "pool": pool,
+        "shouts": [None] * players,
+        "card": None,
+    }
+
+
+def load(data, **params):
+    return nutcore.load_game("ritter", players=data["players"], **params).state_from_json(data)
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+def test_shouts_the_thief_it_has_seen(algorithm):
+    # Seat 0 draws at B3, whose top seat 1 has seen to be Leo; seat 0 carries 3 hazelnuts.
+    state = load(position(stacks={"B3": (5, "Leo", [1])}, carried=[3, 0], scores=[10, 10]))
+    result = nutcore.best_move(state, algorithm, iterations=2000, seed=1)
+    assert result.action_string == "shout Leo"
+    assert nutcore._core.greedy_action(state) == state.string_to_action("shout Leo")
+
+
+def test_does_not_guess_at_an_undrawn_card():
+    state = load(position(scores=[10, 10]))
+    result = nutcore.best_move(state, "ismcts", iterations=3000, seed=2)
+    assert result.action_string == "silent"
+
+
+def test_delivers_four_hazelnuts():
+    # Seat 0 on B1 rolled 1 and carries 4 hazelnuts: H1 is next door (10 points).
+    data = position(phase="move", current=0, drawer=None, knights=["B1", "B5"], carried=[4, 0], roll=1)
+    state = load(data)
+    assert "to H1" in [state.action_to_string(a) for a in state.legal_actions()]
+    for algorithm in ("ismcts", "pimc"):
+        assert nutcore.best_move(state, algorithm, iterations=2000, seed=3).action_string == "to H1"
+
+
+def test_avoids_a_thief_another_seat_knows_when_carrying():
+    # Seat 0 on B1 rolled 1: B2 has a thief seat 1 has seen (it would shout, the 3 hazelnuts lost),
+    # B8 an undrawn top; H1 also reachable.
+    data = position(
+        phase="move",
+        current=0,
+        drawer=None,
+        knights=["B1", "B5"],
+        carried=[1, 0],
+        roll=1,
+        stacks={"B2": (6, "Max", [1])},
+    )
+    state = load(data)
+    result = nutcore.best_move(state, "ismcts", iterations=3000, seed=4)
+    assert result.action_string != "to B2"
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+def test_same_seed_same_search_and_statistics(algorithm):
+    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    a = nutcore.best_move(state, algorithm, iterations=500, seed=7)
+    b = nutcore.best_move(state, algorithm, iterations=500, seed=7)
+    assert a.to_dict() | {"elapsed": 0} == b.to_dict() | {"elapsed": 0}
+    assert a.iterations == 500 and sum(s.visits for s in a.actions) == 500
+    assert a.algorithm == algorithm and a.extra["searching_player"] == 0
+    assert 0 <= a.value[0] <= 1
+    two = nutcore.best_move(state, algorithm, iterations=500, seed=7, threads=2)
+    assert two.iterations == 500 and two.extra["threads"] == 2
+    timed = nutcore.best_move(state, algorithm, time_limit=0.2, seed=7)
+    assert timed.iterations > 10 and timed.elapsed < 5
+
+
+def test_pimc_determinizations():
+    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    r = nutcore.best_move(state, "pimc", iterations=400, determinizations=4, seed=1)
+    assert r.extra["determinizations"] == 4 and r.iterations == 400
+
+
+def test_stop_token_before_the_search():
+    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    token = nutcore.StopToken()
+    token.stop()
+    with pytest.raises(nutcore.SearchStopped):
+        nutcore.best_move(state, "ismcts", iterations=1000, stop=token)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"policy_bias": -1},
+        {"policy_bias": float("nan")},
+        {"exploration": -0.1},
+        {"determinizations": 3},  # ismcts has none
+        {"iterations": 0},
+        {"threads": 0},
+        {"depth": 3},
+    ],
+)
+def test_bad_ismcts_options(options):
+    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    with pytest.raises(ValueError):
+        nutcore.best_move(state, "ismcts", **options)
+
+
+@pytest.mark.parametrize("options", [{"determinizations": 0}, {"determinizations": 10**6}, {"policy_bias": 1.0}])
+def test_bad_pimc_options(options):
+    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    with pytest.raises(ValueError):
+        nutcore.best_move(state, "pimc", **options)
+
+
+def test_bots_and_matches():
+    game = nutcore.load_game("ritter", players=3)
+    result = nutcore.play_match(
+        game, ["ismcts:iterations=40", "pimc:iterations=40,determinizations=4", "greedy"], games=3, seed=1
+    )
+    assert [b.games for b in result.bots] == [3, 3, 3]
+    assert abs(sum(b.win_share for b in result.bots) - 1) < 1e-9
+    for bad in ("mcts", "expectimax:depth=2", "solver"):
+        with pytest.raises(ValueError, match="not available"):
+            nutcore.play_match(game, [bad, "greedy"], games=1)
+
+
+def test_command_line(capsys):
+    from nutcore.cli import main
+
+    assert (
+        main(["match", "ritter", "--players", "2", "--bot", "ismcts:iterations=30", "--bot", "greedy", "--games", "2"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "ismcts:iterations=30" in out and "greedy" in out
