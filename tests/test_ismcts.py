@@ -179,3 +179,31 @@ def test_command_line(capsys):
     )
     out = capsys.readouterr().out
     assert "ismcts:iterations=30" in out and "greedy" in out
+
+
+def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, capsys):
+    from nutcore.cli import _seen_by, main
+
+    # Seat 0 draws at B3, an undrawn top; seat 2 shouts first, then seat 1 (you, in a 3-player game).
+    state = load(position(players=3, stacks={"B3": (5, None, [])}, current=1))
+    state.apply_action(state.string_to_action("shout Max"))  # seat 1
+    assert not _seen_by(state, state.string_to_action("shout Leo"), 0)  # seat 2's shout: hidden from 0
+    assert _seen_by(state, state.string_to_action("shout Leo"), 2)  # but not from seat 2 itself
+    silent = load(position(players=3, stacks={"B3": (5, None, [])}, current=1))
+    silent.apply_action(16)
+    silent.apply_action(16)  # nobody shouted: the card is drawn
+    assert silent.is_chance_node()
+    draw_max = silent.string_to_action("draw Max")
+    assert _seen_by(silent, draw_max, 0)  # the drawer looks at it
+    assert not _seen_by(silent, draw_max, 1)  # the others see only that it is a thief
+    assert _seen_by(silent, silent.string_to_action("draw hazelnut"), 1)  # a hazelnut lies face up
+    roll = load(position(players=3, phase="roll", current=-1, drawer=None))
+    assert all(_seen_by(roll, a, 1) for a, _ in roll.chance_outcomes())
+
+    answers = iter(["0"] * 10000)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "ritter", "--players", "2", "--seat", "1", "--bot", "greedy", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "view of seat 1" in out and "game over" in out
+    # The whole truth (str(state), with its "undrawn:" line) is printed once: when the game is over.
+    assert "view of seat 0" not in out and out.count("undrawn:") == 1

@@ -101,6 +101,23 @@ def _read_action(state, prompt: str, hint) -> int | None:
         print(f"  not a legal move: {text!r} (type its number, its text, 'hint' or 'quit')")
 
 
+def _seen_by(state, action: int, seat: int) -> bool:
+    """Whether `seat` can tell `action` (a decision or chance outcome about to be applied) from the
+    other choices there: in games of hidden information a card drawn or a shout given may not be
+    shown to it. Perfect-information games show everything."""
+    if not state.hidden_information:
+        return True
+    options = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+
+    def view(a):
+        after = state.clone()
+        after.apply_action(a)
+        return after.information_state_string(seat)
+
+    mine = view(action)
+    return all(view(a) != mine for a in options if a != action)
+
+
 def _play(args: argparse.Namespace) -> int:
     game = nutcore.load_game(args.game, players=args.players)
     if not 0 <= args.seat < args.players:
@@ -124,13 +141,15 @@ def _play(args: argparse.Namespace) -> int:
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
             action = rng.choices(actions, probs)[0]
-            print(f"  chance: {state.action_to_string(action)}")
+            if _seen_by(state, action, args.seat):  # a card you may not see is not printed
+                print(f"  chance: {state.action_to_string(action)}")
             state.apply_action(action)
             continue
         player = state.current_player()
         if player == args.seat:
             print()
-            print(state)
+            # With hidden information, only what your seat knows.
+            print(state.information_state_string(player) if state.hidden_information else state)
             for i, a in enumerate(state.legal_actions()):
                 print(f"  [{i}] {state.action_to_string(a)}")
             action = _read_action(state, f"seat {player}, your move> ", hint)
@@ -139,7 +158,8 @@ def _play(args: argparse.Namespace) -> int:
                 return 0
         else:
             action = ai.step(state)
-            print(f"  seat {player} ({ai.name}): {state.action_to_string(action)}")
+            shown = state.action_to_string(action) if _seen_by(state, action, args.seat) else "(hidden from you)"
+            print(f"  seat {player} ({ai.name}): {shown}")
         state.apply_action(action)
     print()
     print(state)
