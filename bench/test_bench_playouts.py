@@ -32,17 +32,19 @@ def reference_playouts(game, n, seed):
     return steps
 
 
+@pytest.mark.parametrize("name", nutcore.list_games())
 @pytest.mark.parametrize("players", [2, 4])
-def test_native_random_playouts(benchmark, players):
-    game = nutcore.load_game("auf_die_nuesse", players=players)
+def test_native_random_playouts(benchmark, name, players):
+    game = nutcore.load_game(name, players=players)
     _, lengths = benchmark(game.random_playouts, 200, 1)
     benchmark.extra_info["transitions_per_round"] = int(lengths.sum())
     benchmark.extra_info["transitions_per_second"] = lengths.sum() / benchmark.stats.stats.mean
 
 
+@pytest.mark.parametrize("name", nutcore.list_games())
 @pytest.mark.parametrize("players", [2, 4])
-def test_reference_random_playouts(benchmark, players):
-    game = nutcore.reference.load_game("auf_die_nuesse", players=players)
+def test_reference_random_playouts(benchmark, name, players):
+    game = nutcore.reference.load_game(name, players=players)
     steps = benchmark.pedantic(reference_playouts, args=(game, 2, 1), rounds=3, iterations=1)
     benchmark.extra_info["transitions_per_round"] = steps
     benchmark.extra_info["transitions_per_second"] = steps / benchmark.stats.stats.mean
