@@ -209,7 +209,6 @@ class IsmctsTree {
   void iterate() {
     State state = game_.resample(root_, observer_, rng_);
     path_.clear();
-    bool added = false;
     while (!game_.is_terminal(state)) {
       if (game_.is_chance(state)) {
         game_.apply(state, game_.sample_chance(state, rng_));
@@ -224,12 +223,8 @@ class IsmctsTree {
       if (i < 0) break;  // no child legal here (a game breaking the concept's contract): play out
       game_.apply(state, children_[nodes_[index].first_child + i].action);
       path_.emplace_back(index, static_cast<uint32_t>(i));
-      if (is_new) {
-        added = true;
-        break;
-      }
+      if (is_new) break;  // one new node per iteration, then a playout
     }
-    (void)added;
     playout(state);
     double returns[kP] = {};
     game_.returns(state, returns);

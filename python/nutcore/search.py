@@ -15,7 +15,9 @@ ALL_ALGORITHMS = ("mcts", "ismcts", "pimc", "expectimax", "solver")
 _MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
 # The information-set searches (docs/information.md): the same budget; PIMC also the number of
 # sampled states.
-_ISMCTS_OPTIONS = {"exploration": 0.7, "heuristic_rollouts": True, "max_nodes": 20_000_000, "policy_bias": 0.0}
+# Defaults tuned on Ritter at 2 players against the greedy bot (bench/RESULTS.md): a lower exploration
+# constant and a bias towards the greedy policy beat plain UCB (0.7, no bias) clearly.
+_ISMCTS_OPTIONS = {"exploration": 0.3, "heuristic_rollouts": True, "max_nodes": 20_000_000, "policy_bias": 1.0}
 _PIMC_OPTIONS = {**{k: v for k, v in _ISMCTS_OPTIONS.items() if k != "policy_bias"}, "determinizations": 20}
 _SAMPLING = ("mcts", "ismcts", "pimc")
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
