@@ -2,12 +2,14 @@
 
     python bench/ismcts_bench.py speed [--game ritter] [--iterations 20000]
     python bench/ismcts_bench.py strength [--game ritter] [--bot ismcts:iterations=1000]
-        [--rows 2:random,2:greedy,2:pimc,4:random,4:greedy,4:pimc] [--games 200] [--workers 2]
+        [--rows 2:random,2:greedy,2:pimc,4:random:300,4:greedy:300,4:pimc:300] [--games 200] [--workers 2]
 
 speed: ISMCTS and PIMC iterations per second from a fixed mid-game position (2 players), at 1 and
 2 threads (best of three). strength: the bot against opponents, seats rotated, games split over
 worker processes by game index (every game is seeded from (seed, chunk), so the figures do not
-depend on the number of workers); win share with a 95% interval, mean score.
+depend on the number of workers); win share with a 95% interval, mean score. A row is
+PLAYERS:OPPONENT[:ITERATIONS]; ITERATIONS replaces the bot's budget in that row and is the PIMC
+opponent's budget ("pimc" is pimc:iterations=ITERATIONS, 1000 by default).
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ from concurrent.futures import ProcessPoolExecutor
 
 import nutcore
 from nutcore import _core
-
-PIMC_OPPONENT = "pimc:iterations=1000"
 
 
 def machine() -> str:
@@ -71,15 +71,21 @@ def _chunk(job):
 
 def strength(args) -> None:
     print(f"machine: {machine()}, game {args.game}, bot {args.bot}\n")
-    print("| players | opponents | games | win share | 95% CI | mean score bot / opponents | seconds |")
-    print("|---|---|---|---|---|---|---|")
+    print("| players | bot | opponents | games | win share | 95% CI | mean score bot / opponents | seconds |")
+    print("|---|---|---|---|---|---|---|---|")
     chunk = args.chunk
     with ProcessPoolExecutor(args.workers) as pool:
         for row in args.rows.split(","):
-            players, opponent = row.split(":")
+            players, opponent, *budget = row.split(":")
             players = int(players)
-            opponent = PIMC_OPPONENT if opponent == "pimc" else opponent
-            lineup = [args.bot] + [opponent] * (players - 1)
+            iterations = int(budget[0]) if budget else 1000
+            bot = args.bot
+            if budget:
+                name, _, settings = bot.partition(":")
+                kept = [kv for kv in settings.split(",") if kv and not kv.startswith("iterations=")]
+                bot = f"{name}:" + ",".join([f"iterations={iterations}", *kept])
+            opponent = f"pimc:iterations={iterations}" if opponent == "pimc" else opponent
+            lineup = [bot] + [opponent] * (players - 1)
             jobs = [
                 (args.game, players, lineup, min(chunk, args.games - start), args.seed * 1000 + start // chunk)
                 for start in range(0, args.games, chunk)
@@ -97,7 +103,8 @@ def strength(args) -> None:
             sd = math.sqrt(sum((x - share) ** 2 for x in mine) / (n - 1))
             half = 1.96 * sd / math.sqrt(n)
             print(
-                f"| {players} | {opponent} x{players - 1} | {n} | {share:.3f} | {share - half:.3f}-{share + half:.3f} "
+                f"| {players} | {bot} | {opponent} x{players - 1} | {n} | {share:.3f} "
+                f"| {share - half:.3f}-{share + half:.3f} "
                 f"| {sum(mine_scores) / n:.1f} / {sum(other_scores) / len(other_scores):.1f} "
                 f"| {time.perf_counter() - begin:.0f} |",
                 flush=True,
@@ -110,7 +117,7 @@ def main() -> None:
     parser.add_argument("--game", default="ritter")
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--bot", default="ismcts:iterations=1000")
-    parser.add_argument("--rows", default="2:random,2:greedy,2:pimc,4:random,4:greedy,4:pimc")
+    parser.add_argument("--rows", default="2:random,2:greedy,2:pimc,4:random:300,4:greedy:300,4:pimc:300")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--chunk", type=int, default=20, help="games per worker task (a multiple of 4)")
     parser.add_argument("--workers", type=int, default=2)
