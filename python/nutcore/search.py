@@ -168,33 +168,22 @@ def best_move(
             f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto', *supported)}"
         )
     if algorithm == "auto" and chosen in ("ismcts", "pimc"):
-        # "auto" takes MCTS's settings; the information-set searches have their own defaults.
         # "auto" checked MCTS's settings; the information-set search has its own defaults.
         config = _mcts_config(iterations, time_limit, threads, options, chosen)
     seed = int.from_bytes(os.urandom(8), "little") if seed is None else _checks.seed(seed, "best_move: seed")
 
-    if chosen in ("ismcts", "pimc"):
-        search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
-        raw = search(
-            state,
-            config["iterations"],
-            config["time_limit"],
-            config["exploration"],
-            seed,
-            config["threads"],
-            config["heuristic_rollouts"],
-            config["max_nodes"],
-            config.get("determinizations", 1),
-            config.get("policy_bias", 0.0),
-            stop,
-        )
-        extra = {
-            "tree_bytes": raw["tree_bytes"],
-            "threads": config["threads"],
-            "seed": seed,
-            "stopped": raw["stopped"],
-            "searching_player": state.current_player(),
-        }
+    if chosen in _SAMPLING:
+        budget = [config[k] for k in ("iterations", "time_limit", "exploration")]
+        budget += [seed] + [config[k] for k in ("threads", "heuristic_rollouts", "max_nodes")]
+        if chosen == "mcts":
+            raw = _core.mcts_search(state, *budget, stop)
+        else:
+            search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
+            raw = search(state, *budget, config.get("determinizations", 1), config.get("policy_bias", 0.0), stop)
+        extra = {k: raw[k] for k in ("bytes_per_node", "tree_bytes", "reserved_bytes")}
+        extra.update(threads=config["threads"], seed=seed, stopped=raw["stopped"])
+        if chosen != "mcts":
+            extra["searching_player"] = state.current_player()
         if chosen == "pimc":
             extra["determinizations"] = config["determinizations"]
         return SearchResult(
@@ -207,38 +196,6 @@ def best_move(
             raw["nodes"],
             raw["elapsed"],
             extra,
-        )
-
-    if chosen == "mcts":
-        raw = _core.mcts_search(
-            state,
-            config["iterations"],
-            config["time_limit"],
-            config["exploration"],
-            seed,
-            config["threads"],
-            config["heuristic_rollouts"],
-            config["max_nodes"],
-            stop,
-        )
-        stats = _stats(state, raw, with_visits=True)
-        return SearchResult(
-            raw["action"],
-            state.action_to_string(raw["action"]),
-            "mcts",
-            raw["root_value"],
-            stats,
-            raw["iterations"],
-            raw["nodes"],
-            raw["elapsed"],
-            {
-                "bytes_per_node": raw["bytes_per_node"],
-                "tree_bytes": raw["tree_bytes"],
-                "reserved_bytes": raw["reserved_bytes"],
-                "threads": config["threads"],
-                "seed": seed,
-                "stopped": raw["stopped"],
-            },
         )
 
     if chosen == "expectimax":
