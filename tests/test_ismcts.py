@@ -5,58 +5,29 @@ tests/test_information.py; their strength is measured in bench/RESULTS.md.)"""
 from __future__ import annotations
 
 import pytest
+from test_rules_ritter import position as rules_position
 
 import nutcore
 
-BUSHES = [f"B{i}" for i in range(1, 9)]
 
-
-def position(
-    players=2,
-    phase="shout",
-    current=1,
-    drawer=0,
-    knights=None,
-    stacks=None,
-    carried=None,
-    scores=None,
-    roll=None,
-    turn=0,
-):
-    """A Ritter position from a few facts; stacks maps bush -> (cards, top kind or None, seen_by)."""
+def position(players=2, phase="shout", drawer=0, knights=None, stacks=None, carried=None, **kw):
+    """A Ritter position (tests/test_rules_ritter.py's helper): by default seat 0 draws at B3 and
+    seat 1 is to shout; carried hazelnuts were drawn from B7 (and B8)."""
     stacks = dict(stacks or {})
-    # The carried hazelnuts were drawn: from B7 (and B8) unless given.
     drawn = sum(carried or [])
-    for b in ("B7", "B8"):
-        if drawn and b not in stacks:
-            take = min(drawn, 6)
-            stacks[b] = (7 - take, None, [])
-            drawn -= take
-    stack_list, tops = [], {"Max": 0, "Leo": 0, "Fritz": 0}
-    for b in BUSHES:
-        cards, top, seen = stacks.get(b, (7, None, []))
-        stack_list.append({"bush": b, "cards": cards, "top": top, "seen_by": seen})
-        if top:
-            tops[top] += 1
-    undrawn = sum(s["cards"] for s in stack_list) - sum(tops.values())
-    thieves = {k: 8 - tops[k] for k in tops}
-    pool = {"hazelnuts": undrawn - sum(thieves.values()), **thieves}
-    return {
-        "game": "ritter",
-        "players": players,
-        "phase": phase,
-        "current_player": current,
-        "turn": turn,
-        "drawer": drawer,
-        "roll": roll,
-        "knights": knights or ["B3", "B6", "B1", "B8"][:players],
-        "scores": scores or [0] * players,
-        "carried": carried or [0] * players,
-        "stacks": stack_list,
-        "pool": pool,
-        "shouts": [None] * players,
-        "card": None,
-    }
+    for bush in ("B7", "B8"):
+        if drawn and bush not in stacks:
+            stacks[bush] = 7 - min(drawn, 6)
+            drawn -= min(drawn, 6)
+    return rules_position(
+        players,
+        phase=phase,
+        drawer=drawer if phase in ("shout", "draw") else None,
+        knights=knights or ["B3", "B6", "B1", "B8"][:players],
+        stacks=stacks,
+        carried=carried,
+        **kw,
+    )
 
 
 def load(data, **params):
@@ -80,7 +51,7 @@ def test_does_not_guess_at_an_undrawn_card():
 
 def test_delivers_four_hazelnuts():
     # Seat 0 on B1 rolled 1 and carries 4 hazelnuts: H1 is next door (10 points).
-    data = position(phase="move", current=0, drawer=None, knights=["B1", "B5"], carried=[4, 0], roll=1)
+    data = position(phase="move", knights=["B1", "B5"], carried=[4, 0], roll=1)
     state = load(data)
     assert "to H1" in [state.action_to_string(a) for a in state.legal_actions()]
     for algorithm in ("ismcts", "pimc"):
@@ -106,7 +77,7 @@ def test_avoids_a_thief_another_seat_knows_when_carrying():
 
 @pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
 def test_same_seed_same_search_and_statistics(algorithm):
-    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    state = load(position(phase="move", roll=2))
     a = nutcore.best_move(state, algorithm, iterations=500, seed=7)
     b = nutcore.best_move(state, algorithm, iterations=500, seed=7)
     assert a.to_dict() | {"elapsed": 0} == b.to_dict() | {"elapsed": 0}
@@ -120,13 +91,13 @@ def test_same_seed_same_search_and_statistics(algorithm):
 
 
 def test_pimc_determinizations():
-    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    state = load(position(phase="move", roll=2))
     r = nutcore.best_move(state, "pimc", iterations=400, determinizations=4, seed=1)
     assert r.extra["determinizations"] == 4 and r.iterations == 400
 
 
 def test_stop_token_before_the_search():
-    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    state = load(position(phase="move", roll=2))
     token = nutcore.StopToken()
     token.stop()
     with pytest.raises(nutcore.SearchStopped):
@@ -146,14 +117,14 @@ def test_stop_token_before_the_search():
     ],
 )
 def test_bad_ismcts_options(options):
-    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    state = load(position(phase="move", roll=2))
     with pytest.raises(ValueError):
         nutcore.best_move(state, "ismcts", **options)
 
 
 @pytest.mark.parametrize("options", [{"determinizations": 0}, {"determinizations": 10**6}, {"policy_bias": 1.0}])
 def test_bad_pimc_options(options):
-    state = load(position(phase="move", current=0, drawer=None, roll=2))
+    state = load(position(phase="move", roll=2))
     with pytest.raises(ValueError):
         nutcore.best_move(state, "pimc", **options)
 
@@ -185,11 +156,11 @@ def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, cap
     from nutcore.cli import _seen_by, main
 
     # Seat 0 draws at B3, an undrawn top; seat 2 shouts first, then seat 1 (you, in a 3-player game).
-    state = load(position(players=3, stacks={"B3": (5, None, [])}, current=1))
+    state = load(position(players=3, stacks={"B3": 5}))
     state.apply_action(state.string_to_action("shout Max"))  # seat 1
     assert not _seen_by(state, state.string_to_action("shout Leo"), 0)  # seat 2's shout: hidden from 0
     assert _seen_by(state, state.string_to_action("shout Leo"), 2)  # but not from seat 2 itself
-    silent = load(position(players=3, stacks={"B3": (5, None, [])}, current=1))
+    silent = load(position(players=3, stacks={"B3": 5}))
     silent.apply_action(16)
     silent.apply_action(16)  # nobody shouted: the card is drawn
     assert silent.is_chance_node()
@@ -197,7 +168,7 @@ def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, cap
     assert _seen_by(silent, draw_max, 0)  # the drawer looks at it
     assert not _seen_by(silent, draw_max, 1)  # the others see only that it is a thief
     assert _seen_by(silent, silent.string_to_action("draw hazelnut"), 1)  # a hazelnut lies face up
-    roll = load(position(players=3, phase="roll", current=-1, drawer=None))
+    roll = load(position(players=3, phase="roll"))
     assert all(_seen_by(roll, a, 1) for a, _ in roll.chance_outcomes())
 
     answers = iter(["0"] * 10000)
