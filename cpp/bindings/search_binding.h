@@ -51,6 +51,19 @@ inline py::dict mcts_result_to_py(const MctsResult& r) {
   return out;
 }
 
+// The arguments every sampling search takes, range-checked (ValueError from Python).
+inline void read_budget(MctsOptions& o, const py::handle& iterations, double time_limit, double exploration,
+                        const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
+                        const py::handle& max_nodes) {
+  o.iterations = static_cast<long>(int_arg(iterations, "iterations", 0, int64_t{1} << 50));
+  o.time_limit = time_limit;
+  o.exploration = exploration;
+  o.seed = seed_arg(seed);
+  o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+  o.heuristic_rollouts = heuristic_rollouts;
+  o.max_nodes = static_cast<long>(int_arg(max_nodes, "max_nodes", 1000, 2'000'000'000));
+}
+
 template <GameConcept G>
 void bind_information_search(py::module_& m) {
   // ISMCTS and PIMC: the same budgets, seeds and threads as MCTS.
@@ -61,13 +74,7 @@ void bind_information_search(py::module_& m) {
                        const py::handle& max_nodes, const py::handle& determinizations, double policy_bias,
                        const StopToken* token) {
       IsmctsOptions o;
-      o.iterations = static_cast<long>(int_arg(iterations, "iterations", 0, int64_t{1} << 50));
-      o.time_limit = time_limit;
-      o.exploration = exploration;
-      o.seed = seed_arg(seed);
-      o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
-      o.heuristic_rollouts = heuristic_rollouts;
-      o.max_nodes = static_cast<long>(int_arg(max_nodes, "max_nodes", 1000, 2'000'000'000));
+      read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
       o.determinizations = static_cast<int>(int_arg(determinizations, "determinizations", 1, 100000));
       if (!(policy_bias >= 0) || !std::isfinite(policy_bias)) throw std::invalid_argument("policy_bias must be >= 0");
       o.policy_bias = policy_bias;
@@ -114,13 +121,7 @@ void bind_full_information_search(py::module_& m) {
                           const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
                           const py::handle& max_nodes, const StopToken* token) {
     MctsOptions o;
-    o.iterations = static_cast<long>(int_arg(iterations, "iterations", 0, int64_t{1} << 50));
-    o.time_limit = time_limit;
-    o.exploration = exploration;
-    o.seed = seed_arg(seed);
-    o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
-    o.heuristic_rollouts = heuristic_rollouts;
-    o.max_nodes = static_cast<long>(int_arg(max_nodes, "max_nodes", 1000, 2'000'000'000));
+    read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
     // The search works on a copy: Python may touch `state` while the GIL is released.
     const MctsResult r = run_interruptible(
         [game = state.game, root = state.state, o](const StopFlag* stop) mutable {

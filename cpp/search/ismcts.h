@@ -38,20 +38,14 @@
 
 namespace nutcore {
 
-struct IsmctsOptions {
-  long iterations = 1000;       // per search, over all threads; 0: no iteration limit
-  double time_limit = 0.0;      // seconds; 0: no time limit (at least one limit must be set)
-  double exploration = 0.7;     // the UCB constant C (returns are win shares in [0, 1])
-  uint64_t seed = 0;
-  int threads = 1;
-  bool heuristic_rollouts = false;
-  long max_nodes = 20'000'000;  // the tree stops growing beyond this (memory guard)
-  int determinizations = 20;    // PIMC only: states sampled, each searched with an equal share
+// MCTS's budget and settings (iterations, time_limit, exploration, seed, threads,
+// heuristic_rollouts, max_nodes, stop), and:
+struct IsmctsOptions : MctsOptions {
+  int determinizations = 20;  // PIMC only: states sampled, each searched with an equal share
   // Progressive bias towards the game's rollout policy (when it has one): its action at a node
   // scores policy_bias / sqrt(n(c) + 1) more, so the search leaves the policy's choice only on
   // evidence comparable to its own noise. 0: plain UCB.
   double policy_bias = 0.0;
-  const StopFlag* stop = nullptr;
 };
 
 template <GameConcept G>
@@ -239,15 +233,6 @@ class IsmctsTree {
 
 namespace detail {
 
-inline void check_budget(long iterations, double time_limit, int threads, double exploration, long max_nodes) {
-  if (iterations < 0) throw std::invalid_argument("iterations must be >= 0");
-  if (time_limit < 0 || !std::isfinite(time_limit)) throw std::invalid_argument("time_limit must be >= 0");
-  if (iterations == 0 && time_limit == 0) throw std::invalid_argument("give iterations or a time_limit");
-  if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be 1..256");
-  if (!(exploration >= 0) || !std::isfinite(exploration)) throw std::invalid_argument("exploration must be >= 0");
-  if (max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
-}
-
 // Root statistics summed over trees or determinisations, reduced to the result.
 inline void finish_result(MctsResult& result, std::vector<ActionStats>& stats, const std::vector<double>& sums,
                           const StopFlag* stop, std::chrono::steady_clock::time_point start) {
@@ -290,7 +275,7 @@ template <GameConcept G>
 MctsResult ismcts_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
   if (game.is_terminal(root) || game.is_chance(root))
     throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
-  detail::check_budget(options.iterations, options.time_limit, options.threads, options.exploration, options.max_nodes);
+  check_options(options);
   const auto start = std::chrono::steady_clock::now();
   const int t_count = options.threads;
   std::vector<std::unique_ptr<IsmctsTree<G>>> trees(t_count);
@@ -330,18 +315,15 @@ template <GameConcept G>
 MctsResult pimc_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
   if (game.is_terminal(root) || game.is_chance(root))
     throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
-  detail::check_budget(options.iterations, options.time_limit, options.threads, options.exploration, options.max_nodes);
+  check_options(options);
   if (options.determinizations < 1 || options.determinizations > 100000)
     throw std::invalid_argument("determinizations must be 1..100000");
   const auto start = std::chrono::steady_clock::now();
   const int d_count = options.determinizations;
   const int t_count = std::min(options.threads, d_count);
   const int mover = game.current_player(root);
-  MctsOptions mcts;
-  mcts.exploration = options.exploration;
-  mcts.heuristic_rollouts = options.heuristic_rollouts;
+  MctsOptions mcts = options;  // the shared settings; the budget is shared out below
   mcts.max_nodes = std::max(1000L, options.max_nodes / t_count);
-  mcts.stop = options.stop;
   struct Part {
     std::vector<ActionStats> stats;
     std::vector<double> sums;

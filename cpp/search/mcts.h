@@ -51,6 +51,16 @@ struct MctsResult {
   bool stopped = false;       // ended early by the stop flag
 };
 
+// The budget and settings every sampling search shares; throws std::invalid_argument.
+inline void check_options(const MctsOptions& options) {
+  if (options.iterations < 0) throw std::invalid_argument("iterations must be >= 0");
+  if (options.time_limit < 0 || !std::isfinite(options.time_limit)) throw std::invalid_argument("time_limit must be >= 0");
+  if (options.iterations == 0 && options.time_limit == 0) throw std::invalid_argument("give iterations or a time_limit");
+  if (options.threads < 1 || options.threads > 256) throw std::invalid_argument("threads must be 1..256");
+  if (!(options.exploration >= 0) || !std::isfinite(options.exploration)) throw std::invalid_argument("exploration must be >= 0");
+  if (options.max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
+}
+
 // Games may offer a playout policy better than uniform, a free function found by argument-dependent
 // lookup: `Action rollout_action(const G&, const State&, Rng&)`, a legal action at a decision node.
 template <typename G>
@@ -241,12 +251,7 @@ template <GameConcept G>
 MctsResult mcts_search(const G& game, const typename G::StateType& root, const MctsOptions& options) {
   if (game.is_terminal(root) || game.is_chance(root))
     throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
-  if (options.iterations < 0) throw std::invalid_argument("iterations must be >= 0");
-  if (options.time_limit < 0 || !std::isfinite(options.time_limit)) throw std::invalid_argument("time_limit must be >= 0");
-  if (options.iterations == 0 && options.time_limit == 0) throw std::invalid_argument("give iterations or a time_limit");
-  if (options.threads < 1 || options.threads > 256) throw std::invalid_argument("threads must be 1..256");
-  if (!(options.exploration >= 0) || !std::isfinite(options.exploration)) throw std::invalid_argument("exploration must be >= 0");
-  if (options.max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
+  check_options(options);
 
   const auto start = std::chrono::steady_clock::now();
   const int t_count = options.threads;
