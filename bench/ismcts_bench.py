@@ -5,7 +5,7 @@
         [--rows 2:random,2:greedy,2:pimc,4:random:300,4:greedy:300,4:pimc:300] [--games 200] [--workers 2]
 
 speed: ISMCTS and PIMC iterations per second from a fixed mid-game position (2 players), at 1 and
-2 threads (best of three). strength: the bot against opponents, seats rotated, games split over
+2 threads (best of three), with best_move's default settings. strength: the bot against opponents, seats rotated, games split over
 worker processes by game index (every game is seeded from (seed, chunk), so the figures do not
 depend on the number of workers); win share with a 95% interval, mean score. A row is
 PLAYERS:OPPONENT[:ITERATIONS]; ITERATIONS replaces the bot's budget in that row and is the PIMC
@@ -55,7 +55,8 @@ def speed(args) -> None:
         for threads in (1, 2):
             best = None
             for _ in range(3):
-                r = search(state, args.iterations, 0.0, 0.7, 7, threads, True, 50_000_000, 20, 0.0)
+                # best_move's defaults: exploration 0.3, greedy playouts, policy_bias 1.0 (ISMCTS)
+                r = search(state, args.iterations, 0.0, 0.3, 7, threads, True, 50_000_000, 20, 1.0)
                 best = r["elapsed"] if best is None else min(best, r["elapsed"])
             rate = args.iterations / best
             base = base or rate
