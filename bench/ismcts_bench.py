@@ -5,7 +5,8 @@
         [--rows 2:random,2:greedy,2:pimc,4:random:300,4:greedy:300,4:pimc:300] [--games 200] [--workers 2]
 
 speed: ISMCTS and PIMC iterations per second from a fixed mid-game position (2 players), at 1 and
-2 threads (best of three), with best_move's default settings. strength: the bot against opponents, seats rotated, games split over
+2 threads (best of three), with best_move's default settings. strength: the bot against opponents,
+seats rotated, games split over
 worker processes by game index (every game is seeded from (seed, chunk), so the figures do not
 depend on the number of workers); win share with a 95% interval, mean score. A row is
 PLAYERS:OPPONENT[:ITERATIONS]; ITERATIONS replaces the bot's budget in that row and is the PIMC
