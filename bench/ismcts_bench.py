@@ -2,13 +2,12 @@
 
     python bench/ismcts_bench.py speed [--game ritter] [--iterations 20000]
     python bench/ismcts_bench.py strength [--game ritter] [--bot ismcts:iterations=1000]
-        [--rows 2:random,2:greedy,2:pimc,4:random:300,4:greedy:300,4:pimc:300] [--games 200] [--workers 2]
+        [--rows 2:random,2:greedy,2:pimc,4:random:1000,4:greedy:1000,4:pimc:1000] [--games 200] [--workers 2]
 
 speed: ISMCTS and PIMC iterations per second from a fixed mid-game position (2 players), at 1 and
 2 threads (best of three), with best_move's default settings. strength: the bot against opponents,
-seats rotated, games split over
-worker processes by game index (every game is seeded from (seed, chunk), so the figures do not
-depend on the number of workers); win share with a 95% interval, mean score. A row is
+seats rotated, games split over worker processes by game index (every game is seeded from (seed,
+chunk), so the figures do not depend on the number of workers); win share with a 95% interval, mean score. A row is
 PLAYERS:OPPONENT[:ITERATIONS]; ITERATIONS replaces the bot's budget in that row and is the PIMC
 opponent's budget ("pimc" is pimc:iterations=ITERATIONS, 1000 by default).
 """
@@ -119,7 +118,7 @@ def main() -> None:
     parser.add_argument("--game", default="ritter")
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--bot", default="ismcts:iterations=1000")
-    parser.add_argument("--rows", default="2:random,2:greedy,2:pimc,4:random:300,4:greedy:300,4:pimc:300")
+    parser.add_argument("--rows", default="2:random,2:greedy,2:pimc,4:random:1000,4:greedy:1000,4:pimc:1000")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--chunk", type=int, default=20, help="games per worker task (a multiple of 4)")
     parser.add_argument("--workers", type=int, default=2)
