@@ -11,6 +11,10 @@
 //        Q_p(c) + C * sqrt(ln A(c) / n(c)),   A(c): iterations in which c was legal ("available")
 //      (the subset-armed bandit: legal actions may differ between determinisations); unvisited
 //      legal children first
+//      Keying by the acting seat's view follows OpenSpiel's ISMCTS. A tree keyed by the searching
+//      seat's view everywhere (opponents deciding on what the searcher knows) was tried: it models
+//      opponents as not knowing their own cards, and on Ritter walked into thieves another seat had
+//      seen (tests/test_ismcts.py, test_avoids_a_thief_another_seat_knows_when_carrying).
 //   3. the first node not yet in the tree is added, then a playout to the end of the game
 //   4. backup: each (node, child) on the path adds the return of the seat deciding there
 //
