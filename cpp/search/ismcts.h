@@ -193,16 +193,7 @@ class IsmctsTree {
     return false;
   }
 
-  void playout(State& state) {
-    if constexpr (HasRolloutPolicy<G>) {
-      if (options_.heuristic_rollouts) {
-        while (!game_.is_terminal(state))
-          game_.apply(state, game_.is_chance(state) ? game_.sample_chance(state, rng_) : rollout_action(game_, state, rng_));
-        return;
-      }
-    }
-    random_playout(game_, state, rng_);
-  }
+  void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }
 
   void iterate() {
     State state = game_.resample(root_, observer_, rng_);

@@ -68,6 +68,19 @@ concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, 
   { rollout_action(g, s, rng) } -> std::same_as<Action>;
 };
 
+// Plays `state` to the end: by the game's rollout policy where asked and available, else uniformly.
+template <GameConcept G>
+void play_out(const G& game, typename G::StateType& state, Rng& rng, bool heuristic) {
+  if constexpr (HasRolloutPolicy<G>) {
+    if (heuristic) {
+      while (!game.is_terminal(state))
+        game.apply(state, game.is_chance(state) ? game.sample_chance(state, rng) : rollout_action(game, state, rng));
+      return;
+    }
+  }
+  random_playout(game, state, rng);
+}
+
 template <GameConcept G>
 class MctsTree {
  public:
@@ -202,16 +215,7 @@ class MctsTree {
     return best;
   }
 
-  void playout(State& state) {
-    if constexpr (HasRolloutPolicy<G>) {
-      if (options_.heuristic_rollouts) {
-        while (!game_.is_terminal(state))
-          game_.apply(state, game_.is_chance(state) ? game_.sample_chance(state, rng_) : rollout_action(game_, state, rng_));
-        return;
-      }
-    }
-    random_playout(game_, state, rng_);
-  }
+  void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }
 
   void iterate() {
     State state = root_;
