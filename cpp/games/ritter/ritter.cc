@@ -456,13 +456,9 @@ void Game::validate(const State& s) const {
   }
   // The card is out and being resolved: the candidates for the chance node must be at least two.
   require(params_.first_only == (ph == Phase::kFirstShout), "this chance node belongs to the other shout_resolution");
-  int right = 0, wrong = 0;
-  for (int p = 0; p < n; ++p) {
-    if (s.shout[p] == kNone || s.shout[p] == 0) continue;
-    (s.shout[p] == s.card ? right : wrong) += 1;
-  }
-  const int candidates = ph == Phase::kFirstRight ? right : ph == Phase::kFirstWrong ? wrong : right + wrong;
-  require(candidates >= 2, "a first-shouter chance node needs two candidates");
+  const Shouts x = shouts(s);
+  const uint32_t candidates = ph == Phase::kFirstRight ? x.right : ph == Phase::kFirstWrong ? x.wrong : x.right | x.wrong;
+  require(__builtin_popcount(candidates) >= 2, "a first-shouter chance node needs two candidates");
 }
 
 std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }

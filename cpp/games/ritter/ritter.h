@@ -191,6 +191,31 @@ class Game {
   void end_turn(State& s, int mover) const;
   void end_game(State& s) const;
   void run(State& s) const;
+  // Seats (bit masks) whose shout names the card being resolved, and those who named another.
+  struct Shouts {
+    uint32_t right = 0, wrong = 0;
+  };
+  static Shouts shouts(const State& s) {
+    Shouts out;
+    for (int p = 0; p < s.num_players; ++p) {
+      const int x = s.shout[p];
+      if (x == kNone || x == 0) continue;
+      (s.card == x ? out.right : out.wrong) |= 1u << p;
+    }
+    return out;
+  }
+  // Score-track moves: up to the target; a penalty stops at the floor. A right shout also costs
+  // the drawer the carried hazelnuts.
+  void advance(State& s, int p, int points) const {
+    s.score[p] = static_cast<int8_t>(std::min(params_.score_target, s.score[p] + points));
+  }
+  void reward(State& s, int p) const {
+    advance(s, p, params_.shout_points);
+    s.carried[s.drawer] = 0;
+  }
+  void penalize(State& s, int p) const {
+    s.score[p] = static_cast<int8_t>(std::max(params_.score_floor, s.score[p] - params_.shout_points));
+  }
   bool reached_target(const State& s) const {
     for (int p = 0; p < s.num_players; ++p)
       if (s.score[p] >= params_.score_target) return true;
@@ -256,13 +281,8 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
     case Phase::kFirstWrong:
     case Phase::kFirstShout: {
       // Candidates: the right shouters, the wrong ones, or all shouters.
-      uint32_t mask = 0;
-      for (int p = 0; p < s.num_players; ++p) {
-        const int x = s.shout[p];
-        if (x == kNone || x == 0) continue;
-        const bool right = s.card == x;
-        if (s.phase == Phase::kFirstShout || (s.phase == Phase::kFirstRight) == right) mask |= 1u << p;
-      }
+      const Shouts x = shouts(s);
+      uint32_t mask = s.phase == Phase::kFirstRight ? x.right : s.phase == Phase::kFirstWrong ? x.wrong : x.right | x.wrong;
       const Action base = s.phase == Phase::kFirstRight   ? act::kFirstRight
                           : s.phase == Phase::kFirstWrong ? act::kFirstWrong
                                                           : act::kFirstShout;
@@ -329,33 +349,30 @@ inline void Game::finish(State& s, uint8_t old_seen) const {
 // Scores the shouts whose first shouter is known and stops at the first chance node still needed.
 // Called with the phase that was just resolved (kDraw when none was).
 inline void Game::resolve(State& s, uint8_t old_seen) const {
-  uint32_t right = 0, wrong = 0;
-  for (int p = 0; p < s.num_players; ++p) {
-    const int x = s.shout[p];
-    if (x == kNone || x == 0) continue;
-    (s.card == x ? right : wrong) |= 1u << p;
-  }
-  const int pts = params_.shout_points;
-  auto reward = [&](int p) {
-    s.score[p] = static_cast<int8_t>(std::min(params_.score_target, s.score[p] + pts));
-    s.carried[s.drawer] = 0;
-  };
-  auto penalize = [&](int p) { s.score[p] = static_cast<int8_t>(std::max(params_.score_floor, s.score[p] - pts)); };
-  // A chance node is needed: the card leaves its stack now (it never goes back: it drew a shout).
-  auto await = [&](Phase phase) { s.phase = phase; };
+  const auto [right, wrong] = shouts(s);
+  // Several candidates: a chance node picks the first (the card has left its stack already).
   if (params_.first_only) {
     const uint32_t all = right | wrong;
-    if (s.phase != Phase::kFirstShout && __builtin_popcount(all) >= 2) return await(Phase::kFirstShout);
-    if (s.phase != Phase::kFirstShout && all) (right ? reward(__builtin_ctz(right)) : penalize(__builtin_ctz(wrong)));
+    if (s.phase != Phase::kFirstShout && __builtin_popcount(all) >= 2) {
+      s.phase = Phase::kFirstShout;
+      return;
+    }
+    if (s.phase != Phase::kFirstShout && all) right ? reward(s, __builtin_ctz(right)) : penalize(s, __builtin_ctz(wrong));
     return finish(s, old_seen);
   }
   if (s.phase != Phase::kFirstRight && s.phase != Phase::kFirstWrong) {
-    if (__builtin_popcount(right) >= 2) return await(Phase::kFirstRight);
-    if (right) reward(__builtin_ctz(right));
+    if (__builtin_popcount(right) >= 2) {
+      s.phase = Phase::kFirstRight;
+      return;
+    }
+    if (right) reward(s, __builtin_ctz(right));
   }
   if (s.phase != Phase::kFirstWrong) {
-    if (__builtin_popcount(wrong) >= 2) return await(Phase::kFirstWrong);
-    if (wrong) penalize(__builtin_ctz(wrong));
+    if (__builtin_popcount(wrong) >= 2) {
+      s.phase = Phase::kFirstWrong;
+      return;
+    }
+    if (wrong) penalize(s, __builtin_ctz(wrong));
   }
   finish(s, old_seen);
 }
@@ -395,7 +412,7 @@ inline void Game::do_action(State& s, Action a) const {
       s.knight[mover] = static_cast<uint8_t>(node);
       s.roll = kNone;
       if (!is_bush(node)) {  // a hiding place: deliver
-        s.score[mover] = static_cast<int8_t>(std::min(params_.score_target, s.score[mover] + delivery_value(s.carried[mover])));
+        advance(s, mover, delivery_value(s.carried[mover]));
         s.carried[mover] = 0;
         if (reached_target(s)) return end_game(s);
         return end_turn(s, mover);
@@ -423,27 +440,17 @@ inline void Game::do_action(State& s, Action a) const {
       resolve(s, 0);
       break;
     }
-    case Phase::kFirstRight: {
-      const int p = a - act::kFirstRight;
-      s.score[p] = static_cast<int8_t>(std::min(params_.score_target, s.score[p] + params_.shout_points));
-      s.carried[s.drawer] = 0;
+    case Phase::kFirstRight:
+      reward(s, a - act::kFirstRight);
       resolve(s, 0);
       break;
-    }
-    case Phase::kFirstWrong: {
-      const int p = a - act::kFirstWrong;
-      s.score[p] = static_cast<int8_t>(std::max(params_.score_floor, s.score[p] - params_.shout_points));
+    case Phase::kFirstWrong:
+      penalize(s, a - act::kFirstWrong);
       resolve(s, 0);
       break;
-    }
     case Phase::kFirstShout: {
       const int p = a - act::kFirstShout;
-      if (s.shout[p] == s.card) {
-        s.score[p] = static_cast<int8_t>(std::min(params_.score_target, s.score[p] + params_.shout_points));
-        s.carried[s.drawer] = 0;
-      } else {
-        s.score[p] = static_cast<int8_t>(std::max(params_.score_floor, s.score[p] - params_.shout_points));
-      }
+      s.shout[p] == s.card ? reward(s, p) : penalize(s, p);
       resolve(s, 0);
       break;
     }
