@@ -77,20 +77,13 @@ class IsmctsTree {
     table_.assign(1024, kEmpty);
     nodes_.reserve(1024);
     children_.reserve(1024 * 4);
-    find_or_add(game.information_key(root, observer_), root);
+    typename G::Actions legal;
+    game.legal_actions(root, legal);
+    find_or_add(game.information_key(root, observer_), root, legal);
   }
 
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
-    long done = 0;
-    while (iterations <= 0 || done < iterations) {
-      if (stop_requested(options_.stop)) break;
-      if (time_limit > 0 && done > 0 && (done & 15) == 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
-        break;
-      iterate();
-      ++done;
-    }
-    return done;
+    return detail::run_iterations(iterations, start, time_limit, options_.stop, [this] { iterate(); });
   }
 
   const Node& root() const { return nodes_[0]; }
@@ -117,6 +110,7 @@ class IsmctsTree {
   std::vector<uint32_t> table_;  // open addressing, linear probing: node index or kEmpty
   std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, child index)
   double root_sum_[kP] = {};
+  typename G::Actions legal_;  // the legal actions at the node being visited
 
   uint32_t find(uint64_t key) const {
     const size_t mask = table_.size() - 1;
@@ -126,7 +120,8 @@ class IsmctsTree {
     }
   }
 
-  uint32_t find_or_add(uint64_t key, const State& state) {
+  // The node for `key`, added with `legal` (the actions at `state`) as its children if new.
+  uint32_t find_or_add(uint64_t key, const State& state, const typename G::Actions& legal) {
     const uint32_t found = find(key);
     if (found != kEmpty) return found;
     if (static_cast<long>(nodes_.size()) >= options_.max_nodes) return kFull;
@@ -136,8 +131,6 @@ class IsmctsTree {
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     const uint32_t index = static_cast<uint32_t>(nodes_.size());
     table_[i] = index;
-    typename G::Actions legal;
-    game_.legal_actions(state, legal);
     Action hint = -1;
     if constexpr (HasRolloutPolicy<G>) {
       if (options_.policy_bias > 0) hint = rollout_action(game_, state, rng_);
@@ -160,10 +153,8 @@ class IsmctsTree {
   }
 
   // UCB over the children legal in this determinisation; each of them counts one more availability.
-  int select(uint32_t index, const State& state) {
+  int select(uint32_t index, const typename G::Actions& legal) {
     const Node& node = nodes_[index];
-    typename G::Actions legal;
-    game_.legal_actions(state, legal);
     int best = -1, first_unvisited = -1;
     double best_score = -1e300;
     Child* c = &children_[node.first_child];
@@ -204,11 +195,12 @@ class IsmctsTree {
         continue;
       }
       const int player = game_.current_player(state);
+      game_.legal_actions(state, legal_);
       const uint32_t before = static_cast<uint32_t>(nodes_.size());
-      const uint32_t index = find_or_add(game_.information_key(state, player), state);
+      const uint32_t index = find_or_add(game_.information_key(state, player), state, legal_);
       if (index == kFull) break;  // memory guard: evaluate by playout from here
       const bool is_new = index >= before;
-      const int i = select(index, state);
+      const int i = select(index, legal_);
       if (i < 0) break;  // no child legal here (a game breaking the concept's contract): play out
       game_.apply(state, children_[nodes_[index].first_child + i].action);
       path_.emplace_back(index, static_cast<uint32_t>(i));
@@ -226,44 +218,6 @@ class IsmctsTree {
   }
 };
 
-namespace detail {
-
-// Root statistics summed over trees or determinisations, reduced to the result.
-inline void finish_result(MctsResult& result, std::vector<ActionStats>& stats, const std::vector<double>& sums,
-                          const StopFlag* stop, std::chrono::steady_clock::time_point start) {
-  for (size_t i = 0; i < stats.size(); ++i) stats[i].mean_value = stats[i].visits ? sums[i] / stats[i].visits : 0.0;
-  const ActionStats* best = nullptr;
-  for (const auto& s : stats)
-    if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
-  if (!best || best->visits == 0 || result.iterations == 0) throw Stopped();
-  result.best_action = best->action;
-  result.stopped = stop_requested(stop);
-  std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
-  result.actions = std::move(stats);
-  result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-inline void add_stat(std::vector<ActionStats>& stats, std::vector<double>& sums, Action a, long visits, double value) {
-  auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionStats& s) { return s.action == a; });
-  if (it == stats.end()) {
-    stats.push_back({a, 0, 0.0});
-    sums.push_back(0.0);
-    it = stats.end() - 1;
-  }
-  it->visits += visits;
-  sums[it - stats.begin()] += value;
-}
-
-template <typename Work>
-void run_threads(int count, Work&& work) {
-  if (count == 1) return work(0);
-  std::vector<std::thread> pool;
-  for (int t = 0; t < count; ++t) pool.emplace_back(work, t);
-  for (auto& th : pool) th.join();
-}
-
-}  // namespace detail
-
 // ISMCTS from `root` (a decision node) for the seat to move there; root_value: the mean return per
 // seat over all iterations.
 template <GameConcept G>
@@ -279,7 +233,7 @@ MctsResult ismcts_search(const G& game, const typename G::StateType& root, const
   per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
   detail::run_threads(t_count, [&](int t) {
     trees[t] = std::make_unique<IsmctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
-    const long share = options.iterations == 0 ? 0 : options.iterations / t_count + (t < options.iterations % t_count ? 1 : 0);
+    const long share = detail::share_of(options.iterations, t_count, t);
     if (options.iterations > 0 && share == 0) return;
     done[t] = trees[t]->search(share, start, options.time_limit);
   });
@@ -324,9 +278,9 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
     std::vector<double> sums;
     MctsResult totals;
     std::vector<double> root_sum;
-    long root_visits = 0;
   };
   std::vector<Part> parts(t_count);
+  for (Part& part : parts) part.root_sum.assign(game.num_players(), 0.0);
   detail::run_threads(t_count, [&](int t) {
     Part& part = parts[t];
     for (int d = t; d < d_count; d += t_count) {
@@ -334,7 +288,7 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       // Determinisation d is the same whatever the thread count.
       Rng rng(options.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(d));
       const auto sample = game.resample(root, mover, rng);
-      const long share = options.iterations == 0 ? 0 : options.iterations / d_count + (d < options.iterations % d_count ? 1 : 0);
+      const long share = detail::share_of(options.iterations, d_count, d);
       if (options.iterations > 0 && share == 0) continue;
       MctsTree<G> tree(game, sample, mcts, rng.next());
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -346,9 +300,7 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       part.totals.reserved_bytes = std::max(part.totals.reserved_bytes, tree.reserved_bytes());
       for (int i = 0; i < tree.root().num_children; ++i)
         detail::add_stat(part.stats, part.sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value[mover]);
-      part.root_sum.resize(game.num_players());
       for (int p = 0; p < game.num_players(); ++p) part.root_sum[p] += tree.root().value[p];
-      part.root_visits += tree.root().visits;
     }
   });
   MctsResult result;
@@ -362,13 +314,11 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
     for (size_t i = 0; i < part.stats.size(); ++i)
       detail::add_stat(stats, sums, part.stats[i].action, part.stats[i].visits, part.sums[i]);
   }
+  // Every iteration visits its tree's root once.
   result.root_value.assign(game.num_players(), 0.0);
-  long root_visits = 0;
-  for (const Part& part : parts) {
-    root_visits += part.root_visits;
+  for (const Part& part : parts)
     for (size_t p = 0; p < part.root_sum.size(); ++p) result.root_value[p] += part.root_sum[p];
-  }
-  for (double& v : result.root_value) v = root_visits ? v / root_visits : 0.0;
+  for (double& v : result.root_value) v = result.iterations ? v / result.iterations : 0.0;
   result.bytes_per_node = sizeof(typename MctsTree<G>::Node);
   detail::finish_result(result, stats, sums, options.stop, start);
   return result;

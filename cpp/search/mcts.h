@@ -68,6 +68,71 @@ concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, 
   { rollout_action(g, s, rng) } -> std::same_as<Action>;
 };
 
+namespace detail {
+
+// Runs `iterate` until `iterations` are done (0: no limit), `time_limit` seconds have passed since
+// `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration runs, so
+// that there is a move to return. The clock is read every 16 iterations: cheap, and precise enough
+// for sub-second limits; elapsed seconds are compared as doubles, so that no time limit can
+// overflow a time point.
+template <typename Iterate>
+long run_iterations(long iterations, std::chrono::steady_clock::time_point start, double time_limit,
+                    const StopFlag* stop, Iterate&& iterate) {
+  long done = 0;
+  while (iterations <= 0 || done < iterations) {
+    if (stop_requested(stop)) break;
+    if (time_limit > 0 && done > 0 && (done & 15) == 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
+      break;
+    iterate();
+    ++done;
+  }
+  return done;
+}
+
+// Part `index` of `total` iterations split into `parts` (0 stays 0: no iteration limit).
+inline long share_of(long total, int parts, int index) {
+  return total == 0 ? 0 : total / parts + (index < total % parts ? 1 : 0);
+}
+
+template <typename Work>
+void run_threads(int count, Work&& work) {
+  if (count == 1) return work(0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < count; ++t) pool.emplace_back(work, t);
+  for (auto& th : pool) th.join();
+}
+
+// Root statistics of several trees (or determinisations) summed per action.
+inline void add_stat(std::vector<ActionStats>& stats, std::vector<double>& sums, Action a, long visits, double value) {
+  auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionStats& s) { return s.action == a; });
+  if (it == stats.end()) {
+    stats.push_back({a, 0, 0.0});
+    sums.push_back(0.0);
+    it = stats.end() - 1;
+  }
+  it->visits += visits;
+  sums[it - stats.begin()] += value;
+}
+
+// The summed root statistics reduced to the result: most visits wins; ties by mean value, then by
+// the first listed (the lower action id). Stopped before any iteration, there is no move.
+inline void finish_result(MctsResult& result, std::vector<ActionStats>& stats, const std::vector<double>& sums,
+                          const StopFlag* stop, std::chrono::steady_clock::time_point start) {
+  for (size_t i = 0; i < stats.size(); ++i) stats[i].mean_value = stats[i].visits ? sums[i] / stats[i].visits : 0.0;
+  const ActionStats* best = nullptr;
+  for (const auto& s : stats)
+    if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
+  if (!best || best->visits == 0 || result.iterations == 0) throw Stopped();
+  result.best_action = best->action;
+  result.stopped = stop_requested(stop);
+  std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
+  result.actions = std::move(stats);
+  result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace detail
+
 // Plays `state` to the end: by the game's rollout policy where asked and available, else uniformly.
 template <GameConcept G>
 void play_out(const G& game, typename G::StateType& state, Rng& rng, bool heuristic) {
@@ -109,18 +174,7 @@ class MctsTree {
   // since `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration
   // runs, so that there is a move to return.
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
-    long done = 0;
-    while (iterations <= 0 || done < iterations) {
-      if (stop_requested(options_.stop)) break;
-      // The clock is read every 16 iterations: cheap, and precise enough for sub-second limits.
-      // Elapsed seconds are compared as doubles, so that no time limit can overflow a time point.
-      if (time_limit > 0 && done > 0 && (done & 15) == 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
-        break;
-      iterate();
-      ++done;
-    }
-    return done;
+    return detail::run_iterations(iterations, start, time_limit, options_.stop, [this] { iterate(); });
   }
 
   const Node& root() const { return node(0); }
@@ -263,25 +317,17 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
   std::vector<long> done(t_count, 0);
   MctsOptions per_tree = options;
   per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
-  auto work = [&](int t) {
+  detail::run_threads(t_count, [&](int t) {
     trees[t] = std::make_unique<MctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
-    long share = options.iterations == 0 ? 0 : options.iterations / t_count + (t < options.iterations % t_count ? 1 : 0);
+    const long share = detail::share_of(options.iterations, t_count, t);
     if (options.iterations > 0 && share == 0) return;
     done[t] = trees[t]->search(share, start, options.time_limit);
-  };
-  if (t_count == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < t_count; ++t) pool.emplace_back(work, t);
-    for (auto& th : pool) th.join();
-  }
+  });
 
   MctsResult result;
   const int players = game.num_players();
   const int mover = game.current_player(root);
   result.root_value.assign(players, 0.0);
-  long root_visits = 0;
   std::vector<ActionStats> stats;
   std::vector<double> sums;
   for (int t = 0; t < t_count; ++t) {
@@ -290,34 +336,14 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
     result.nodes += tree.num_nodes();
     result.tree_bytes += tree.used_bytes();
     result.reserved_bytes += tree.reserved_bytes();
-    root_visits += tree.root().visits;
     for (int p = 0; p < players; ++p) result.root_value[p] += tree.root().value[p];
-    for (int i = 0; i < tree.root().num_children; ++i) {
-      const auto& c = tree.child(i);
-      auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionStats& s) { return s.action == c.action; });
-      if (it == stats.end()) {
-        stats.push_back({c.action, 0, 0.0});
-        sums.push_back(0.0);
-        it = stats.end() - 1;
-      }
-      it->visits += c.visits;
-      sums[it - stats.begin()] += c.value[mover];
-    }
+    for (int i = 0; i < tree.root().num_children; ++i)
+      detail::add_stat(stats, sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value[mover]);
   }
-  for (size_t i = 0; i < stats.size(); ++i) stats[i].mean_value = stats[i].visits ? sums[i] / stats[i].visits : 0.0;
-  for (int p = 0; p < players; ++p) result.root_value[p] = root_visits ? result.root_value[p] / root_visits : 0.0;
-  // Most visits wins; ties by mean value, then by the lower action id (deterministic).
-  const ActionStats* best = nullptr;
-  for (const auto& s : stats)
-    if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
-  // Every tree runs an iteration unless stopped first; stopped before any, there is no move.
-  if (!best || result.iterations == 0) throw Stopped();
-  result.best_action = best->action;
-  result.stopped = stop_requested(options.stop);
-  std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
-  result.actions = std::move(stats);
+  // Every iteration visits its tree's root once.
+  for (int p = 0; p < players; ++p) result.root_value[p] = result.iterations ? result.root_value[p] / result.iterations : 0.0;
   result.bytes_per_node = sizeof(typename MctsTree<G>::Node);
-  result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  detail::finish_result(result, stats, sums, options.stop, start);
   return result;
 }
 
