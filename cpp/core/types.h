@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cassert>
 
+#include "core/rng.h"
+
 namespace nutcore {
 
 using Action = int32_t;
@@ -46,5 +48,17 @@ struct ChanceOutcome {
   Action action;
   double probability;
 };
+
+// One outcome of a list of ChanceOutcome drawn by its probability (the last one takes whatever
+// rounding leaves over).
+template <typename Outcomes>
+Action sample_outcome(const Outcomes& list, Rng& rng) {
+  double r = rng.uniform();
+  for (int i = 0; i + 1 < list.size(); ++i) {
+    r -= list[i].probability;
+    if (r < 0) return list[i].action;
+  }
+  return list[list.size() - 1].action;
+}
 
 }  // namespace nutcore

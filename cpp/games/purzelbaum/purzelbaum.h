@@ -182,12 +182,7 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
   ChanceList list;
   chance_outcomes(s, list);
-  double r = rng.uniform();
-  for (int i = 0; i + 1 < list.size(); ++i) {
-    r -= list[i].probability;
-    if (r < 0) return list[i].action;
-  }
-  return list[list.size() - 1].action;
+  return sample_outcome(list, rng);
 }
 
 // The shove is over once its nut is buried: next autumn turn, or winter, or the end by the cap.
