@@ -196,13 +196,15 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
   auto seat = [](const S& s, const py::handle& player) {
     return static_cast<int>(int_arg(player, "player", 0, s.game->num_players() - 1));
   };
+  // Memory is perfect: what a seat observes and its information state are one text.
+  const auto information_text = [seat](const S& s, const py::handle& player) {
+    return s.game->information_string(s.state, seat(s, player));
+  };
   state_cls
-      .def("information_state_string", [seat](const S& s, const py::handle& player) {
-        return s.game->information_string(s.state, seat(s, player));
-      }, py::arg("player"), "What `player` knows of the position, as text (equal exactly for states it cannot tell apart).")
-      .def("observation_string", [seat](const S& s, const py::handle& player) {
-        return s.game->information_string(s.state, seat(s, player));
-      }, py::arg("player"), "What `player` observes; with perfect memory the same as information_state_string.")
+      .def("information_state_string", information_text, py::arg("player"),
+           "What `player` knows of the position, as text (equal exactly for states it cannot tell apart).")
+      .def("observation_string", information_text, py::arg("player"),
+           "What `player` observes; with perfect memory the same as information_state_string.")
       .def("information_key", [seat](const S& s, const py::handle& player) {
         return s.game->information_key(s.state, seat(s, player));
       }, py::arg("player"), "A 64-bit hash of information_state_string(player), as search uses it.")
