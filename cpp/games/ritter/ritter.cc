@@ -335,12 +335,9 @@ State Game::from_json(const Json& j) const {
   const Json& card = r.get("card");
   s.card = card.is_null() ? kNone : static_cast<uint8_t>(name_index(kCardNames, 4, card.as_string("card"), "card"));
   r.finish();
-  // The seat to act is stored: the shouter in phase shout, else the mover (turn mod players).
-  if (s.phase == Phase::kShout) {
-    if (claimed_player < 0) fail("current_player: phase shout needs a seat");
-    s.current = static_cast<uint8_t>(claimed_player);
-  } else if (s.phase == Phase::kPlace) {
-    if (claimed_player < 0) fail("current_player: phase place needs a seat");
+  // The seat to act is stored: the shouter or the placer as given, else the mover (turn mod players).
+  if (s.phase == Phase::kShout || s.phase == Phase::kPlace) {
+    if (claimed_player < 0) fail(std::string("current_player: phase ") + kPhaseNames[static_cast<int>(s.phase)] + " needs a seat");
     s.current = static_cast<uint8_t>(claimed_player);
   } else if (s.phase != Phase::kTerminal) {
     s.current = static_cast<uint8_t>(s.turn % n);
