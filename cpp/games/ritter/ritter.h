@@ -507,7 +507,6 @@ inline State Game::view(const State& s, int player) const {
   if (s.phase == Phase::kShout || s.phase == Phase::kDraw)
     for (int p = 0; p < kMaxPlayers; ++p)  // seats beyond num_players never shout
       if (p != player && s.shout[p] != kNone) v.shout[p] = kHidden;
-  v.current = s.phase == Phase::kTerminal ? 0 : s.current;
   return v;
 }
 
