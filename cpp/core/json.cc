@@ -301,6 +301,11 @@ const Json& JsonObjectReader::get(const std::string& key) {
   return *value;
 }
 
+const Json* JsonObjectReader::find(const std::string& key) {
+  seen_.push_back(key);
+  return object_.find(key);
+}
+
 void JsonObjectReader::finish() const {
   for (const auto& kv : object_.items(what_))
     if (std::find(seen_.begin(), seen_.end(), kv.first) == seen_.end())

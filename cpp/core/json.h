@@ -60,6 +60,7 @@ class JsonObjectReader {
  public:
   JsonObjectReader(const Json& object, std::string what);
   const Json& get(const std::string& key);
+  const Json* find(const std::string& key);  // an optional key: nullptr when absent
   void finish() const;
 
  private:

@@ -5,6 +5,8 @@ the plain-Python rules are nutcore.reference.<g> (nutcore/reference/__init__.py 
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any
 
 from . import _checks, _core
@@ -36,14 +38,29 @@ def _load_purzelbaum(params: dict[str, Any]):
     return _core.PurzelbaumGame({**params, "tumble_tables": tables})
 
 
+def _load_nutz(params: dict[str, Any]):
+    """Nutz!'s card set may be given as the path of a JSON file; the native game reads the object
+    (without `cards` it uses the default set, data/nutz_cards.json, built into the core)."""
+    cards = params.get("cards")
+    if isinstance(cards, (str, os.PathLike)):
+        try:
+            with open(cards, encoding="utf-8") as f:
+                cards = json.load(f)
+        except (OSError, ValueError) as e:
+            raise ValueError(f"nutz: cannot read the card set {os.fspath(params['cards'])!r}: {e}") from None
+        params = {**params, "cards": cards}
+    return _core.NutzGame(params)
+
+
 # Game name -> constructor from a parameter dict (players included). Games of the family that are
 # not built yet are listed in PLANNED_GAMES so that load_game can say so plainly.
 _GAMES = {
     "auf_die_nuesse": _core.AufDieNuesseGame,
     "purzelbaum": _load_purzelbaum,
     "ritter": _core.RitterGame,
+    "nutz": _load_nutz,
 }
-PLANNED_GAMES = ("nutz",)
+PLANNED_GAMES: tuple[str, ...] = ()
 
 
 def list_games() -> list[str]:

@@ -4,10 +4,11 @@ Independent of the compiled core; used to cross-check it step by step.
 Only relative imports, so this package also imports standalone as `reference`.
 """
 
-from . import auf_die_nuesse, purzelbaum, ritter
+from . import auf_die_nuesse, nutz, purzelbaum, ritter
 
 _GAMES = {
     auf_die_nuesse.GAME_NAME: auf_die_nuesse.Game,
+    nutz.GAME_NAME: nutz.Game,
     purzelbaum.GAME_NAME: purzelbaum.Game,
     ritter.GAME_NAME: ritter.Game,
 }
