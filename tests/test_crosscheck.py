@@ -60,7 +60,7 @@ def play_one(game, ref_game, rng, where):
     return steps
 
 
-GAME_NAMES = ["auf_die_nuesse", "purzelbaum", "ritter"]
+GAME_NAMES = ["auf_die_nuesse", "purzelbaum", "ritter", "nutz"]
 
 # Odd parameters reach rare corners of each game.
 ODD_PARAMS = {
@@ -105,6 +105,49 @@ ODD_PARAMS = {
         empty_stacks_to_end=1,
         shout_resolution="first_only",
         turn_cap=60,
+    ),
+    # a card set with two moons on a card, equal nut values, a predator that takes two cards from
+    # the others' displays, one that hits everyone, a self-predator partly marked 3+ (kept: the
+    # 3+ cards stay in with 2 players too), few rounds and tokens, a cap of 2, the turn cap
+    "nutz": dict(
+        cards={
+            "name": "odd",
+            "kinds": [
+                {
+                    "name": "nut",
+                    "score": {"each": 2},
+                    "cards": [{"count": 9}, {"count": 3, "moons": 2}, {"count": 2, "three_plus": True}],
+                },
+                {"name": "pip", "score": {"each": 2}, "cards": [{"count": 6, "moons": 1}]},
+                {"name": "gem", "score": {"each": 5}, "cards": [{"count": 4}]},
+                {
+                    "name": "berry",
+                    "score": {"set": [2, 4], "beyond": 3},
+                    "cards": [{"count": 8}, {"count": 2, "moons": 3}],
+                },
+                {"name": "shroom", "score": {"groups": 3, "points": 7}, "cards": [{"count": 9}]},
+                {
+                    "name": "wolf",
+                    "predator": {"discard": "highest", "count": 2, "of": ["pip", "nut", "gem"], "target": "others"},
+                    "cards": [{"count": 4}],
+                },
+                {
+                    "name": "hawk",
+                    "predator": {"discard": "all", "of": ["berry", "shroom"], "target": "everyone"},
+                    "cards": [{"count": 3}],
+                },
+                {
+                    "name": "rat",
+                    "predator": {"discard": "highest", "count": 1, "of": ["nut", "pip"], "target": "self"},
+                    "cards": [{"count": 5, "three_plus": True}, {"count": 3}],
+                },
+            ],
+        },
+        last_tree_tokens=3,
+        moon_tokens=9,
+        token_cap=2,
+        remove_three_plus=False,
+        turn_cap=25,
     ),
 }
 

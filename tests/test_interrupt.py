@@ -118,6 +118,7 @@ CALLS = {
     "random_playouts": ("auf_die_nuesse", 4, "game.random_playouts(3 * 10**7, 1)"),
     "ismcts_ritter": ("ritter", 3, "nutcore.best_move(state, 'ismcts', iterations=10**12, threads=2, seed=1)"),
     "pimc_ritter": ("ritter", 2, "nutcore.best_move(state, 'pimc', iterations=10**12, determinizations=3, seed=1)"),
+    "ismcts_nutz": ("nutz", 4, "nutcore.best_move(state, 'ismcts', iterations=10**12, threads=2, seed=1)"),
     "match": ("purzelbaum", 2, "nutcore.play_match(game, ['mcts:iterations=200000', 'greedy'], games=1000)"),
 }
 

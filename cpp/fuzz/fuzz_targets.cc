@@ -3,7 +3,7 @@
 // sources only (cpp/core/json.cc, cpp/games/*/*.cc).
 //
 // One binary; the target is chosen by NUTCORE_FUZZ_TARGET = GAME_KIND with GAME one of
-// auf_die_nuesse, purzelbaum, ritter and KIND one of
+// auf_die_nuesse, purzelbaum, ritter, nutz and KIND one of
 //   bytes    game.deserialize(input)
 //   json     game.from_json(Json::parse(input))
 //   actions  from new_initial_state(), 2 input bytes per step choose among the legal actions or
@@ -41,6 +41,7 @@
 #include "core/json.h"
 #include "games/auf_die_nuesse/auf_die_nuesse.h"
 #include "games/purzelbaum/purzelbaum.h"
+#include "games/nutz/nutz.h"
 #include "games/ritter/ritter.h"
 
 namespace {
@@ -310,6 +311,18 @@ void load_ritter() {
   }
 }
 
+std::unique_ptr<nutz::Game> g_nutz[kNumVariants];
+
+void load_nutz() {
+  for (int v = 0; v < kNumVariants; ++v) {
+    nutz::Params p;
+    p.players = 2 + v % 3;
+    if (kCaps[v / 3]) p.turn_cap = kCaps[v / 3];
+    p.last_tree_tokens = 1 + v % 4;  // short games too
+    g_nutz[v] = std::make_unique<nutz::Game>(p);
+  }
+}
+
 struct Target {
   const char* name;
   void (*fn)(int, const uint8_t*, size_t);
@@ -326,6 +339,9 @@ const Target kTargets[] = {
     {"ritter_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_ritter[v], d, n); }, load_ritter},
     {"ritter_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_ritter[v], d, n); }, load_ritter},
     {"ritter_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_ritter[v], d, n); }, load_ritter},
+    {"nutz_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_nutz[v], d, n); }, load_nutz},
+    {"nutz_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_nutz[v], d, n); }, load_nutz},
+    {"nutz_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_nutz[v], d, n); }, load_nutz},
 };
 
 }  // namespace

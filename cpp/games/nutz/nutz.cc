@@ -276,8 +276,11 @@ Game::Game(const Params& params) : params_(params) {
     }
     if (!kind.food && !kind.discard_all) {
       highest_order_[k] = kind.of;
-      std::stable_sort(highest_order_[k].begin(), highest_order_[k].end(),
-                       [&](int a, int b) { return p.cards.kinds[a].each > p.cards.kinds[b].each; });
+      // Most valuable first; equal values: the lower kind number first.
+      std::sort(highest_order_[k].begin(), highest_order_[k].end(), [&](int a, int b) {
+        const int va = p.cards.kinds[a].each, vb = p.cards.kinds[b].each;
+        return va != vb ? va > vb : a < b;
+      });
     }
   }
   const int needed = n * (kHandSize + kRefill * (p.last_tree_tokens - 1));
@@ -334,7 +337,7 @@ std::string Game::action_to_string(Action a) const {
 }
 
 Action Game::string_to_action(const std::string& text) const {
-  for (Action a = 0; a < act::kDeal + kMaxTypes; ++a)
+  for (Action a = 0; a < act::kNumDistinct; ++a)
     if (action_to_string(a) == text) return a;
   fail("nutz: no action is called \"" + text + "\"");
 }
@@ -520,7 +523,8 @@ void Game::validate(const State& s) const {
     for (int p = 0; p < kMaxPlayers; ++p) require(s.discarded[p][t] == 0, "a card type the game does not have");
   }
   for (int p = n; p < kMaxPlayers; ++p) {
-    require(s.squirrel[p] == 0 && s.order[p] == kNone && s.tokens[p] == 0 && s.hand[p][0] == kNone, "a seat that does not play is used");
+    require(s.squirrel[p] == 0 && s.order[p] == kNone && s.tokens[p] == 0, "a seat that does not play is used");
+    for (int i = 0; i < kHandSize; ++i) require(s.hand[p][i] == kNone, "a seat that does not play is used");
     for (int k = 0; k < kMaxKinds; ++k) require(s.display[p][k] == 0, "a seat that does not play is used");
     for (int t = 0; t < kTypeSlots; ++t) require(s.discarded[p][t] == 0, "a seat that does not play is used");
   }
@@ -578,6 +582,20 @@ void Game::validate(const State& s) const {
             "the cards of a type do not add up (deck + hands + face-down + discarded unseen + revealed)");
     deck += s.deck[t];
   }
+  // Displays and pending predators hold revealed cards that are not face up in a column.
+  for (int k = 0; k < num_kinds(); ++k) {
+    int out = 0;
+    for (int t = 0; t < num_types_; ++t) {
+      if (type_kind_[t] != k) continue;
+      out += s.revealed[t];
+      for (int j = 0; j < trees; ++j)
+        for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i)
+          out -= !code_down(s.column[j][i]) && code_type(s.column[j][i]) == t;
+    }
+    int held_cards = s.pending[k];
+    for (int p = 0; p < n; ++p) held_cards += s.display[p][k];
+    require(held_cards <= out, "displays and pending predators hold more cards than were revealed");
+  }
   int held = s.supply + s.last_tree + s.last_squirrel_token + face_down;
   for (int p = 0; p < n; ++p) {
     require(s.tokens[p] <= params_.token_cap, "a player holds more tokens than the cap");
@@ -604,7 +622,7 @@ void Game::validate(const State& s) const {
   if (ph == Phase::kSquirrels) {
     require(s.round == 1 && s.turn == 0 && s.step < n, "squirrels: round 1, nothing played");
     for (int p = 0; p < n; ++p) {
-      require(p < s.step ? s.squirrel[p] >= 1 : s.squirrel[p] == 0, "squirrels: the seats before the one dealt have a number");
+      require(p < s.step ? s.squirrel[p] >= 1 && s.squirrel[p] <= trees : s.squirrel[p] == 0, "squirrels: the seats before the one dealt have a number");
       for (int q = 0; q < p; ++q) require(s.squirrel[p] == 0 || s.squirrel[q] != s.squirrel[p], "two seats hold one squirrel");
       require(hand_sizes[p] == 0 && s.tokens[p] == 0 && s.order[p] == kNone, "squirrels: no cards or tokens yet");
     }
@@ -660,7 +678,8 @@ void Game::validate(const State& s) const {
       const bool last_taken = s.taken[n] != kNone;
       require(s.last_squirrel_token == (last_taken ? 0 : 1), "winter: the last squirrel token");
       for (int p = 0; p < n; ++p) require(hand_sizes[p] == kHandSize - kRefill, "winter: two cards in each hand");
-      require(ph == Phase::kWinter || pending_kinds >= 2, "predators: a choice needs two kinds");
+      // Each seat played 3 cards this summer (some may have left in trees taken already).
+      for (int p = 0; p < n; ++p) require(played_by[p] <= 3, "winter: a seat played more than 3 cards");
       break;
     }
     case Phase::kFinal:
@@ -681,6 +700,7 @@ std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGa
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);
   if (static_cast<int>(s.phase) >= kNumPhases) fail("inconsistent nutz state: bad phase");
+  if (s.num_players != params_.players) fail("inconsistent nutz state: player count differs from the game's");
   // Derived fields must match what they derive from.
   State check = s;
   if (s.phase != Phase::kSquirrels) set_order(check);

@@ -566,9 +566,18 @@ inline void Game::do_action(State& s, Action a) const {
   }
 }
 
-// Forced decisions (exactly one legal action) are applied at once.
+// Forced decisions (exactly one legal action) are applied at once. Most decisions have a choice,
+// which is seen without listing the actions: a token (face up or down), two kinds of card, two
+// trees with room.
 inline void Game::run(State& s) const {
   while (s.phase == Phase::kSummer || s.phase == Phase::kPredators || s.phase == Phase::kFinal) {
+    const int p = s.current;
+    if (s.phase == Phase::kSummer) {
+      if (s.tokens[p] > 0 || s.hand[p][hand_size(s, p) - 1] != s.hand[p][0]) return;
+      int room = 0;
+      for (int j = 0; j < num_trees(); ++j) room += s.column[j][kColumnMax - 1] == kNone;
+      if (room > 1) return;
+    }
     ActionList legal;
     legal_actions(s, legal);
     if (legal.size() != 1) return;

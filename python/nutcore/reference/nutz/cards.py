@@ -19,7 +19,6 @@ MAX_GROUPS = 4
 MAX_GROUP_COUNT = 60
 MAX_MOONS = 3
 MAX_SET_CARDS = 240
-MAX_TYPE_CARDS = 60
 TARGETS = ("self", "others", "everyone")
 DISCARDS = ("highest", "all")
 
@@ -124,21 +123,12 @@ class CardSet:
         self.name = name
         self.kinds = []
         total = 0
-        per_type = {}
         for i, kind in enumerate(kinds):
             where = "kinds[%d] (%s)" % (i, names[i])
             score = self._score(kind["score"], where + ": score") if is_food[i] else None
             predator = None if is_food[i] else self._predator(kind["predator"], where + ": predator", names, is_food)
             groups = self._groups(kind["cards"], where + ": cards")
-            for count, moons, _ in groups:
-                total += count
-                per_type[i, moons] = per_type.get((i, moons), 0) + count
-                if per_type[i, moons] > MAX_TYPE_CARDS:
-                    _fail(
-                        where,
-                        "%d cards with %d moons: at most %d of one card type"
-                        % (per_type[i, moons], moons, MAX_TYPE_CARDS),
-                    )
+            total += sum(count for count, _, _ in groups)
             self.kinds.append(Kind(names[i], score, predator, groups))
         if total > MAX_SET_CARDS:
             _fail("kinds", "%d cards in the set, at most %d" % (total, MAX_SET_CARDS))

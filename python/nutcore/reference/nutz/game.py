@@ -16,6 +16,7 @@ HAND_SIZE = 5  # cards in hand at the start of every summer
 DEAL_LATER = 3  # cards dealt in every round after the first
 PLAYS_PER_SEAT = 3  # summer plays per seat and round
 COLUMN_SIZE = 3  # the most cards under a tree
+MAX_TYPE_CARDS = 60  # the most cards of one type in a game
 
 _default_cards = None
 
@@ -61,7 +62,7 @@ class Game:
         cardset = load_card_set(params["cards"] if "cards" in params else default_cards())
         rounds = _integer(params.get("last_tree_tokens", {2: 7, 3: 6, 4: 5}[n]), "last_tree_tokens", 1, 12)
         moon_tokens = _integer(params.get("moon_tokens", 15), "moon_tokens", 1, 60)
-        token_cap = _integer(params.get("token_cap", 3), "token_cap", 1, 15)
+        token_cap = _integer(params.get("token_cap", 3), "token_cap", 2, 15)
         remove = params.get("remove_three_plus", n == 2)
         if not isinstance(remove, bool):
             raise ValueError("nutz: remove_three_plus must be true or false, not %r" % (remove,))
@@ -83,6 +84,12 @@ class Game:
         types = [CardType(k, m, counts[k, m], cardset.kinds[k].name + "*" * m) for k, m in sorted(counts)]
         if len(types) > MAX_TYPES:
             raise ValueError("nutz: cards: the game has %d card types, at most %d" % (len(types), MAX_TYPES))
+        for t in types:
+            if t.count > MAX_TYPE_CARDS:
+                raise ValueError(
+                    "nutz: cards: kinds[%d] (%s): %d cards of type %s in the game, at most %d"
+                    % (t.kind, cardset.kinds[t.kind].name, t.count, t.name, MAX_TYPE_CARDS)
+                )
         in_game = sum(t.count for t in types)
         needed = n * (HAND_SIZE + DEAL_LATER * (rounds - 1))
         if in_game < needed:
