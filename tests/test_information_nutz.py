@@ -305,3 +305,21 @@ def test_greedy_reads_nothing_hidden_anywhere():
         assert nutcore._core.greedy_action(state) == nutcore._core.greedy_action(twin)
         checked += 1
     assert checked > 100
+
+
+def test_bots_play_nutz_through_the_generic_layers():
+    game = nutcore.load_game("nutz", players=3)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(actions, probs)[0])
+    result = nutcore.best_move(state, iterations=100, seed=3)
+    assert result.algorithm == "ismcts" and result.action in state.legal_actions()
+    assert type(state).algorithms == ("ismcts", "pimc")
+    with pytest.raises(ValueError, match="not available for nutz"):
+        nutcore.best_move(state, "mcts")
+    match = nutcore.play_match(game, ["ismcts:iterations=30", "greedy", "pimc:iterations=30"], games=3, seed=1)
+    assert match.games == 3 and [b.name for b in match.bots] == ["ismcts:iterations=30", "greedy", "pimc:iterations=30"]
+    assert sum(b.win_share * b.games for b in match.bots) == pytest.approx(3)  # every game has its winners
+    assert match.mean_length > 100

@@ -645,6 +645,13 @@ void Game::validate(const State& s) const {
   }
   require(s.last_tree == T - s.round, "last_tree must be last_tree_tokens - round");
   const int base_turn = (s.round - 1) * 4 * n;
+  // The deck holds every card not dealt yet (so it can deal the rounds still to come).
+  int dealt = n * (kHandSize + kRefill * (s.round - 1));
+  if (ph == Phase::kDeal)
+    for (int p = 0; p < n; ++p) dealt -= kHandSize - hand_sizes[p];
+  int in_game = 0;
+  for (int t = 0; t < num_types_; ++t) in_game += type_count_[t];
+  require(deck == in_game - dealt, "the deck must hold exactly the cards not dealt yet");
   const int start = s.round == 1 ? 0 : kHandSize - kRefill;
   switch (ph) {
     case Phase::kDeal:
