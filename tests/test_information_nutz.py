@@ -10,7 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from test_information import chi2_sf, positions
+from test_information import assert_same_view, chi2_sf, positions
 
 import nutcore
 
@@ -91,9 +91,7 @@ def test_a_seat_knows_nothing_of_cards_it_has_not_seen(players):
             if forced_apart(state, twin):
                 continue
             assert twin != state
-            assert twin.information_state_string(p) == state.information_state_string(p)
-            assert twin.information_key(p) == state.information_key(p)
-            assert np.array_equal(twin.observation_tensor(p), state.observation_tensor(p))
+            assert_same_view(twin, state, p)
             checked += 1
     assert checked > 200
 
@@ -261,20 +259,28 @@ def test_resampling_matches_the_exact_posterior():
 # Search and the greedy bot read nothing hidden.
 
 
+def mover_twins(game, states, rng):
+    """(state, twin) for decisions among `states`: the twin is another state the seat to move
+    cannot tell from it (at the same node)."""
+    for state in states:
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        other = rearrange(state.to_json(), state.current_player(), rng)
+        if other is None:
+            continue
+        twin = game.state_from_json(other)
+        if not forced_apart(state, twin):
+            yield state, twin
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("algorithm", ["ismcts", "pimc", "auto"])
 def test_search_gives_the_same_result_on_states_the_mover_cannot_tell_apart(players, algorithm):
     game, states = nutz_positions(players, seed=40 + players, count=400)
     rng = random.Random(players)
     pairs = 0
-    for state in states:
-        if state.is_terminal() or state.is_chance_node() or len(state.legal_actions()) < 2:
-            continue
-        other = rearrange(state.to_json(), state.current_player(), rng)
-        if other is None:
-            continue
-        twin = game.state_from_json(other)
-        if forced_apart(state, twin):
+    for state, twin in mover_twins(game, states, rng):
+        if len(state.legal_actions()) < 2:
             continue
         ra = nutcore.best_move(state, algorithm, iterations=200, seed=9)
         rb = nutcore.best_move(twin, algorithm, iterations=200, seed=9)
@@ -293,15 +299,7 @@ def test_greedy_reads_nothing_hidden_anywhere():
     game, states = nutz_positions(3, seed=77, count=800)
     rng = random.Random(1)
     checked = 0
-    for state in states:
-        if state.is_terminal() or state.is_chance_node():
-            continue
-        other = rearrange(state.to_json(), state.current_player(), rng)
-        if other is None:
-            continue
-        twin = game.state_from_json(other)
-        if forced_apart(state, twin):
-            continue
+    for state, twin in mover_twins(game, states, rng):
         assert nutcore._core.greedy_action(state) == nutcore._core.greedy_action(twin)
         checked += 1
     assert checked > 100
