@@ -321,3 +321,18 @@ def test_bots_play_nutz_through_the_generic_layers():
     assert match.games == 3 and [b.name for b in match.bots] == ["ismcts:iterations=30", "greedy", "pimc:iterations=30"]
     assert sum(b.win_share * b.games for b in match.bots) == pytest.approx(3)  # every game has its winners
     assert match.mean_length > 100
+
+
+def test_ismcts_memory_guard_counts_children():
+    # max_nodes bounds nodes and their children together: a Nutz node holds up to 50 children.
+    game = nutcore.load_game("nutz", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(actions, probs)[0])
+    small = nutcore.best_move(state, "ismcts", iterations=3000, max_nodes=1000, seed=1)
+    large = nutcore.best_move(state, "ismcts", iterations=3000, seed=1)
+    assert small.extra["tree_bytes"] <= 1000 * 24 + 4096 * 4  # entries of at most 24 bytes, plus the table
+    assert large.extra["tree_bytes"] > 20 * small.extra["tree_bytes"]
+    assert small.action in state.legal_actions()

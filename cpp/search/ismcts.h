@@ -124,7 +124,9 @@ class IsmctsTree {
   uint32_t find_or_add(uint64_t key, const State& state, const typename G::Actions& legal) {
     const uint32_t found = find(key);
     if (found != kEmpty) return found;
-    if (static_cast<long>(nodes_.size()) >= options_.max_nodes) return kFull;
+    // Memory guard: nodes and their children both count (a node of a game with many actions
+    // holds as many children), so max_nodes bounds the memory as it does for MCTS.
+    if (static_cast<long>(nodes_.size() + children_.size() + legal.size()) >= options_.max_nodes) return kFull;
     if (2 * (nodes_.size() + 1) > table_.size()) grow_table();
     const size_t mask = table_.size() - 1;
     size_t i = key & mask;
