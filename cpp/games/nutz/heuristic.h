@@ -25,21 +25,10 @@ namespace heuristic {
 // its holder (self or everyone) takes its cards, as the rules do.
 inline void receive(const Game& g, uint8_t* d, int k) {
   const Kind& kd = g.kind(k);
-  if (kd.food) {
+  if (kd.food)
     ++d[k];
-  } else if (kd.target != Kind::Target::kOthers) {
-    if (kd.discard_all) {
-      for (int x : kd.of) d[x] = 0;
-    } else {
-      for (int c = 0; c < kd.count; ++c) {
-        int best = -1;  // the most valuable listed kind present; ties to the lower kind number
-        for (int x : kd.of)
-          if (d[x] && (best < 0 || g.kind(x).each > g.kind(best).each || (g.kind(x).each == g.kind(best).each && x < best)))
-            best = x;
-        if (best >= 0) --d[best];
-      }
-    }
-  }
+  else if (kd.target != Kind::Target::kOthers)
+    g.discard_from(d, k);
 }
 
 inline int display_score(const Game& g, const uint8_t* d) {

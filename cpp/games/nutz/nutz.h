@@ -197,6 +197,8 @@ class Game {
   }
   // Cards of each type `player` has not seen (docs/rules/nutz.md, "Information").
   void unseen(const State& s, int player, int* out) const;
+  // What predator k does to a display it hits (the rules' effect, shared with the AI).
+  void discard_from(uint8_t* display, int k) const;
 
   State new_initial_state() const;
   int current_player(const State& s) const {
@@ -256,7 +258,8 @@ class Game {
   void end_round(State& s) const;
   void end_game(State& s) const;
   static void insert_card(uint8_t* hand, int type) {
-    int i = hand_size_of(hand);
+    int i = 0;
+    while (i < kHandSize && hand[i] != kNone) ++i;
     while (i > 0 && hand[i - 1] > type) {
       hand[i] = hand[i - 1];
       --i;
@@ -266,11 +269,6 @@ class Game {
   static void remove_card(uint8_t* hand, int index) {
     for (int i = index; i + 1 < kHandSize; ++i) hand[i] = hand[i + 1];
     hand[kHandSize - 1] = kNone;
-  }
-  static int hand_size_of(const uint8_t* hand) {
-    int n = 0;
-    while (n < kHandSize && hand[n] != kNone) ++n;
-    return n;
   }
   bool turn_cap_reached(State& s) const {
     if (s.turn < params_.turn_cap) return false;
@@ -377,23 +375,28 @@ inline void Game::start_summer(State& s) const {
   turn_cap_reached(s);
 }
 
+// Predator k's effect on one display it hits: all of its kinds, or `count` times the most
+// valuable kind present (highest_order_: by value, ties to the lower kind number).
+inline void Game::discard_from(uint8_t* d, int k) const {
+  const Kind& kd = kind(k);
+  if (kd.discard_all) {
+    for (int x : kd.of) d[x] = 0;
+    return;
+  }
+  for (int c = 0; c < kd.count; ++c)
+    for (int x : highest_order_[k])
+      if (d[x]) {
+        --d[x];
+        break;
+      }
+}
+
 // Applies one predator of kind k collected or played by `actor`; it is then discarded.
 inline void Game::predator(State& s, int k, int actor) const {
   const Kind& kd = kind(k);
   for (int q = 0; q < s.num_players; ++q) {
     const bool hit = kd.target == Kind::Target::kEveryone || (kd.target == Kind::Target::kSelf) == (q == actor);
-    if (!hit) continue;
-    uint8_t* d = s.display[q];
-    if (kd.discard_all) {
-      for (int x : kd.of) d[x] = 0;
-      continue;
-    }
-    for (int c = 0; c < kd.count; ++c)
-      for (int x : highest_order_[k])
-        if (d[x]) {
-          --d[x];
-          break;
-        }
+    if (hit) discard_from(s.display[q], k);
   }
 }
 
