@@ -35,8 +35,9 @@ def positions(game, seed, count, every=7):
 
 
 def assert_same_view(a, b, p):
-    """Seat p's information state, key and observation tensor are the same in states a and b."""
+    """Seat p's information state, key, observation tensor and JSON view are the same in a and b."""
     assert a.information_state_string(p) == b.information_state_string(p)
+    assert a.observation_json(p) == b.observation_json(p)
     assert a.information_key(p) == b.information_key(p)
     assert np.array_equal(a.observation_tensor(p), b.observation_tensor(p))
 
@@ -59,6 +60,9 @@ def test_information_api_on_every_game(name, players):
             assert sample.information_state_string(p) == text
             assert sample.information_key(p) == state.information_key(p)
             assert np.array_equal(sample.observation_tensor(p), tensor)
+            view = state.observation_json(p)
+            assert sample.observation_json(p) == view
+            assert game.hidden_information or view == state.to_json()
             if p == state.current_player():  # a seat's choices are part of what it knows
                 assert sample.legal_actions() == state.legal_actions()
             if not game.hidden_information:
@@ -162,6 +166,7 @@ def test_what_a_seat_has_seen_is_in_its_information_state(players):
                 same = twin.information_state_string(p) == state.information_state_string(p)
                 assert same == (p not in stack["seen_by"])
                 assert (twin.information_key(p) == state.information_key(p)) == same
+                assert (twin.observation_json(p) == state.observation_json(p)) == same
             checked += 1
     assert checked > 15
 

@@ -140,6 +140,7 @@ def test_a_seat_sees_its_own_hand_and_face_down_cards(players):
                     assert same == (p != q), (kind, p, q)
                     assert (twin.information_key(p) == state.information_key(p)) == same
                     assert np.array_equal(twin.observation_tensor(p), state.observation_tensor(p)) == same
+                    assert (twin.observation_json(p) == state.observation_json(p)) == same
                 checked[kind] += 1
     assert checked["hand"] > 50 and checked["down"] > 10
 

@@ -181,6 +181,19 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def("__copy__", [](const S& s) { return s; })
       .def("__deepcopy__", [](const S& s, py::dict) { return s; }, py::arg("memo"))
       .def("serialize", [](const S& s) { return py::bytes(s.game->serialize(s.state)); })
+      .def("get_game", [](const S& s) { return PG{s.game}; }, "The game this state belongs to.")
+      // Pickles as (game, compact encoding, history); unpickling goes through the validated loader.
+      .def("__reduce__", [](const S& s) {
+        return py::make_tuple(py::module_::import("nutcore.games").attr("_state_from_pickle"),
+                              py::make_tuple(PG{s.game}, py::bytes(s.game->serialize(s.state)), s.history));
+      })
+      // For unpickling only: a history is a list of action ids, checked one by one.
+      .def("_set_history", [](S& s, const py::list& actions) {
+        std::vector<Action> checked;
+        for (const auto& a : actions)
+          checked.push_back(static_cast<Action>(int_arg(a, "history action", 0, G::kNumDistinctActions - 1)));
+        s.history = std::move(checked);
+      }, py::arg("actions"))
       .def("to_json", [](const S& s) { return json_to_py(s.game->to_json(s.state)); })
       .def("__str__", [](const S& s) { return s.game->to_string(s.state); })
       .def("__repr__", [](const S& s) {
@@ -205,6 +218,10 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
            "What `player` knows of the position, as text (equal exactly for states it cannot tell apart).")
       .def("observation_string", information_text, py::arg("player"),
            "What `player` observes; with perfect memory the same as information_state_string.")
+      .def("observation_json", [seat](const S& s, const py::handle& player) {
+        return json_to_py(s.game->view_json(s.state, seat(s, player)));
+      }, py::arg("player"),
+         "The position as `player` knows it: to_json's data with what it has not seen marked \"hidden\".")
       .def("information_key", [seat](const S& s, const py::handle& player) {
         return s.game->information_key(s.state, seat(s, player));
       }, py::arg("player"), "A 64-bit hash of information_state_string(player), as search uses it.")
@@ -233,6 +250,11 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def_property_readonly_static("hidden_information", [](py::object) { return G::kHiddenInformation; })
       .def("num_players", [](const PG& g) { return g.game->num_players(); })
       .def("num_distinct_actions", [](const PG&) { return G::kNumDistinctActions; })
+      // Chance outcomes are numbered in the same space as actions (docs/rules/<game>.md).
+      .def("max_chance_outcomes", [](const PG&) { return G::kNumDistinctActions; },
+           "A bound on chance outcome ids (they share the action ids' range).")
+      .def("max_game_length", [](const PG& g) { return g.game->max_game_length(); },
+           "An upper bound on the actions in one game, chance outcomes included.")
       .def("observation_tensor_shape", [](const PG& g) { return std::vector<int>{g.game->observation_tensor_size()}; })
       .def_property_readonly("params", [](const PG& g) { return json_to_py(g.game->params_json()); })
       .def("new_initial_state", [](const PG& g) { return g.wrap(g.game->new_initial_state()); })
@@ -247,7 +269,14 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         if (!py::isinstance<PG>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         return py::bool_(a.game->params_json().dump() == other.cast<const PG&>().game->params_json().dump());
       }, py::arg("other"), py::is_operator())
-      .def("__hash__", [](const PG& g) { return py::hash(py::str(g.game->params_json().dump())); });
+      .def("__hash__", [](const PG& g) { return py::hash(py::str(g.game->params_json().dump())); })
+      // Pickles as its name and parameters, through load_game (which validates them).
+      .def("__reduce__", [](const PG& g) {
+        return py::make_tuple(py::module_::import("nutcore.games").attr("_game_from_pickle"),
+                              py::make_tuple(G::kName, json_to_py(g.game->params_json())));
+      })
+      .def("__copy__", [](const PG& g) { return g; })
+      .def("__deepcopy__", [](const PG& g, py::dict) { return g; }, py::arg("memo"));
   return state_cls;
 }
 

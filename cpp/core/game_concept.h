@@ -48,11 +48,15 @@ concept GameConcept = requires(const G& game, typename G::StateType& state, cons
   { game.action_to_string(a) } -> std::same_as<std::string>;
   { game.string_to_action(std::string()) } -> std::same_as<Action>;
   { game.to_json(cstate) } -> std::same_as<Json>;
+  // The position as `player` knows it: to_json with what it has not seen masked ("hidden").
+  { game.view_json(cstate, 0) } -> std::same_as<Json>;
   { game.from_json(Json()) } -> std::same_as<typename G::StateType>;
   { game.serialize(cstate) } -> std::same_as<std::string>;
   { game.deserialize(std::string()) } -> std::same_as<typename G::StateType>;
   { game.to_string(cstate) } -> std::same_as<std::string>;
   { game.params_json() } -> std::same_as<Json>;
+  // A sound upper bound on the actions in one game, chance outcomes included (for adapters).
+  { game.max_game_length() } -> std::same_as<int64_t>;
 };
 
 }  // namespace nutcore

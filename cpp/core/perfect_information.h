@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/json.h"
 #include "core/rng.h"
 
 namespace nutcore {
@@ -32,6 +33,7 @@ struct PerfectInformation {
     for (size_t i = 0; i < sizeof(State); ++i) out[i] = bytes[i];
   }
   State resample(const State& s, int, Rng&) const { return s; }
+  Json view_json(const State& s, int) const { return static_cast<const Game*>(this)->to_json(s); }
 };
 
 }  // namespace nutcore

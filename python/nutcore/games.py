@@ -5,6 +5,7 @@ the plain-Python rules are nutcore.reference.<g> (nutcore/reference/__init__.py 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Any
@@ -78,3 +79,24 @@ def load_game(name: str, players: int = 2, **params: Any):
         raise ValueError(f"unknown game {name!r}; available: {list_games()}")
     players = _checks.integer(players, f"{name}: players", 2, 4)
     return _GAMES[name]({"players": players, **params})
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_game(name: str, params_json: str):
+    # Games are immutable values, so unpickling many states of one game builds the game once.
+    params = json.loads(params_json)
+    if not isinstance(params, dict) or "players" not in params:
+        raise ValueError(f"unpickling a {name} game: bad parameters {params!r}")
+    return load_game(name, **params)
+
+
+def _game_from_pickle(name: str, params: dict[str, Any]):
+    """Unpickles a game from its name and parameters (what Game.__reduce__ gives)."""
+    return _cached_game(name, json.dumps(params, sort_keys=True))
+
+
+def _state_from_pickle(game, data: bytes, history: list[int]):
+    """Unpickles a state: the validated compact encoding, then its history."""
+    state = game.deserialize_state(data)
+    state._set_history(list(history))
+    return state

@@ -178,6 +178,18 @@ class Game : public PerfectInformation<Game, State> {
   void returns(const State& s, double* out) const;
   void scores(const State& s, int* out) const;
   int supply(const State& s, int p) const;
+  // Bounds, not estimates. A turn: at most 12 rolls (11 start spaces, then a fail or a stop), each
+  // with a space choice and a roll-or-stop; each collection removes at least 2 squirrels from the
+  // board, so a check has at most squirrels/2 of them, each take + refill + place + steal + place;
+  // kept jokers: one placement per card at most, then done. There are at most turn_cap + 1 turns,
+  // the set-up and the final collections.
+  int64_t max_game_length() const {
+    const int64_t squirrels = int64_t{params_.players} * params_.squirrels;
+    const int64_t per_turn = 12 * 3 + 5 * (squirrels / 2 + 1) + deck_size_ + 1;
+    const int64_t setup = 4 + 2 * params_.players + 6 + params_.players;
+    const int64_t final_phase = 3 * (squirrels / 4 + 1) + deck_size_ + 1;
+    return setup + (int64_t{params_.turn_cap} + 1) * per_turn + final_phase;
+  }
 
   // Cold path.
   // Parameters as a JSON object: every key optional, unknown keys and wrong types rejected.

@@ -410,6 +410,69 @@ Json Game::to_json(const State& s) const {
   return j;
 }
 
+// The view keeps to_json's shape where it can: others' hand cards and face-down cards are "hidden",
+// the deck is only a size (with the counts of cards the seat has not seen), and others' discards
+// unseen only a count.
+Json Game::view_json(const State& s, int player) const {
+  const Json full = to_json(s);
+  Json j = Json::object();
+  j.set("view_of", Json::integer(player));
+  const int n = s.num_players;
+  for (const auto& [key, value] : full.items("nutz state")) {
+    if (key == "hands") {
+      Json hands = Json::array();
+      for (int p = 0; p < n; ++p) {
+        if (p == player) {
+          hands.push(value.as_array("hands")[p]);
+          continue;
+        }
+        Json hand = Json::array();
+        for (int i = 0; i < hand_size(s, p); ++i) hand.push(Json::string("hidden"));
+        hands.push(hand);
+      }
+      j.set(key, hands);
+    } else if (key == "trees") {
+      Json trees = Json::array();
+      for (int t = 0; t < n + 1; ++t) {
+        Json column = Json::array();
+        for (int i = 0; i < kColumnMax && s.column[t][i] != kNone; ++i) {
+          Json card = value.as_array("trees")[t].as_array("column")[i];
+          const uint8_t c = s.column[t][i];
+          if (code_down(c) && code_owner(c) != player) card.set("card", Json::string("hidden"));
+          column.push(card);
+        }
+        trees.push(column);
+      }
+      j.set(key, trees);
+    } else if (key == "deck") {
+      int size = 0, counts[kTypeSlots] = {};
+      for (int t = 0; t < num_types_; ++t) size += s.deck[t];
+      j.set("deck_size", Json::integer(size));
+      unseen(s, player, counts);
+      Json o = Json::object();
+      for (int t = 0; t < num_types_; ++t) o.set(type_names_[t], Json::integer(counts[t]));
+      j.set("unseen", o);
+    } else if (key == "discarded_unseen") {
+      Json discarded = Json::array();
+      for (int p = 0; p < n; ++p) {
+        if (p == player) {
+          discarded.push(value.as_array("discarded_unseen")[p]);
+          continue;
+        }
+        int count = 0;
+        for (int t = 0; t < kTypeSlots; ++t) count += s.discarded[p][t];
+        Json o = Json::object();
+        o.set("hidden", Json::integer(count));
+        discarded.push(o);
+      }
+      j.set(key, discarded);
+    } else {
+      j.set(key, value);
+    }
+  }
+  return j;
+}
+
 State Game::from_json(const Json& j) const {
   State s = new_initial_state();
   std::memset(s.deck, 0, sizeof s.deck);

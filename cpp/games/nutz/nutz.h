@@ -183,6 +183,13 @@ class Game {
   const Params& params() const { return params_; }
   int num_players() const { return params_.players; }
   int num_trees() const { return params_.players + 1; }
+  // A bound: the squirrel deal, each card dealt at most once and applied as a predator at most once,
+  // at most turn_cap summer plays and winter takes together, and the final two cards per seat.
+  int64_t max_game_length() const {
+    int64_t cards = 0;
+    for (int t = 0; t < num_types_; ++t) cards += type_count_[t];
+    return 3 * int64_t{params_.players} + 2 * cards + params_.turn_cap;
+  }
   int num_types() const { return num_types_; }
   int num_kinds() const { return static_cast<int>(params_.cards.kinds.size()); }
   const Kind& kind(int k) const { return params_.cards.kinds[k]; }
@@ -230,6 +237,7 @@ class Game {
   std::string action_to_string(Action a) const;
   Action string_to_action(const std::string& text) const;
   Json to_json(const State& s) const;
+  Json view_json(const State& s, int player) const;  // to_json with what `player` has not seen "hidden"
   State from_json(const Json& j) const;
   std::string serialize(const State& s) const;
   State deserialize(const std::string& bytes) const;

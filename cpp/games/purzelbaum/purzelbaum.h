@@ -101,6 +101,9 @@ class Game : public PerfectInformation<Game, State> {
   int num_holes() const { return num_holes_; }
   double hit_probability(int seat, int end, int target) const { return outcomes(seat, end, target)[0]; }
   int num_ends() const { return num_ends_; }
+  // A bound: every turn (a shove or a dig) takes at most 3 actions (shove, tumble, bury), and the
+  // game ends at turn_cap turns at the latest.
+  int64_t max_game_length() const { return 3 * int64_t{params_.turn_cap}; }
 
   State new_initial_state() const;
   int current_player(const State& s) const {

@@ -274,6 +274,40 @@ Json Game::to_json(const State& s) const {
   return j;
 }
 
+// The view keeps to_json's shape: tops the seat has not looked at and others' open shouts are
+// "hidden", and the pool (whose thief counts depend on unseen tops) gives way to the public
+// counts of cards revealed so far.
+Json Game::view_json(const State& s, int player) const {
+  const State w = view(s, player);
+  const Json full = to_json(s);
+  Json j = Json::object();
+  j.set("view_of", Json::integer(player));
+  for (const auto& [key, value] : full.items("ritter state")) {
+    if (key == "stacks") {
+      Json stacks = Json::array();
+      for (int b = 0; b < num_bushes_; ++b) {
+        Json stack = value.as_array("stacks")[b];
+        if (w.top[b] == kKinds) stack.set("top", Json::string("hidden"));
+        stacks.push(stack);
+      }
+      j.set(key, stacks);
+    } else if (key == "pool") {
+      Json revealed = Json::object();
+      revealed.set("hazelnuts", Json::integer(params_.hazelnuts - s.pool[0]));
+      for (int k = 0; k < kKinds; ++k) revealed.set(kThiefNames[k], Json::integer(removed(s, k)));
+      j.set("revealed", revealed);
+    } else if (key == "shouts") {
+      Json shouts = Json::array();
+      for (int p = 0; p < s.num_players; ++p)
+        shouts.push(w.shout[p] == kHidden ? Json::string("hidden") : value.as_array("shouts")[p]);
+      j.set(key, shouts);
+    } else {
+      j.set(key, value);
+    }
+  }
+  return j;
+}
+
 State Game::from_json(const Json& j) const {
   State s;
   std::memset(&s, 0, sizeof s);

@@ -117,6 +117,11 @@ class Game {
   const Params& params() const { return params_; }
   int num_players() const { return params_.players; }
   int num_bushes() const { return num_bushes_; }
+  // A bound: the set-up placements, then at most turn_cap turns of a roll, a move, the others'
+  // shouts, the card and the two first-shouter draws.
+  int64_t max_game_length() const {
+    return params_.players + int64_t{params_.turn_cap} * (params_.players - 1 + 5);
+  }
   int num_nodes() const { return num_nodes_; }
   bool is_bush(int node) const { return node < num_bushes_; }
   int degree(int node) const { return degree_[node]; }
@@ -163,6 +168,7 @@ class Game {
   std::string action_to_string(Action a) const;
   Action string_to_action(const std::string& text) const;
   Json to_json(const State& s) const;
+  Json view_json(const State& s, int player) const;  // to_json with what `player` has not seen "hidden"
   State from_json(const Json& j) const;
   std::string serialize(const State& s) const;
   State deserialize(const std::string& bytes) const;
