@@ -55,6 +55,14 @@ def _is_native(obj: Any, suffix: str) -> bool:
     return cls.__module__ == _core.__name__ and cls.__name__.endswith(suffix)
 
 
+def native_state(state: Any) -> Any:
+    """The native state itself, or the one an adapter wraps: any object whose `nutcore_state`
+    attribute is a native state (nutcore.openspiel's states). Anything else is returned unchanged,
+    for state_game_name to refuse."""
+    inner = getattr(state, "nutcore_state", None)
+    return inner if _is_native(inner, "State") else state
+
+
 def state_game_name(state: Any, who: str) -> str:
     """The game name of a nutcore state; ValueError for anything else (a game, None, ...)."""
     if not _is_native(state, "State"):

@@ -10,7 +10,8 @@ from .search import ALL_ALGORITHMS, best_move, search_config
 
 
 class Bot:
-    """Chooses an action at a decision node. `reset(seed)` is called before every game."""
+    """Chooses an action at a decision node. `reset(seed)` is called before every game. The state
+    may be an adapter wrapping a native one in `state.nutcore_state` (nutcore.openspiel's states)."""
 
     name = "bot"
 
@@ -42,7 +43,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def step(self, state) -> int:
-        return _core.greedy_action(state)
+        return _core.greedy_action(_checks.native_state(state))
 
 
 class SearchBot(Bot):
@@ -56,6 +57,7 @@ class SearchBot(Bot):
         self.reset(0)
 
     def step(self, state) -> int:
+        state = _checks.native_state(state)
         if self.algorithm == "solver":
             return self._solver_step(state)
         if len(state.legal_actions()) == 1:
@@ -111,6 +113,7 @@ def make_bot(spec: str) -> Bot:
 def check_bot_for(bot: Bot, state) -> None:
     if not isinstance(bot, Bot):
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
+    state = _checks.native_state(state)
     _checks.state_game_name(state, "bot")
     if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
         raise ValueError(f"bot {bot.name} is not available for this game")

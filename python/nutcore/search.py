@@ -136,6 +136,8 @@ def best_move(
     **options: Any,
 ) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
+    `state` is a nutcore state or an adapter wrapping one in `state.nutcore_state` (such as
+    nutcore.openspiel's states); the search reads the wrapped state.
 
     algorithm: "auto" (the best the game supports: its exact solver where that decides, as in
     Purzelbaum's winter, ignoring the MCTS budget there; ISMCTS for games of hidden information;
@@ -153,6 +155,7 @@ def best_move(
     value for the chosen move and upper bounds for the others; pruning=False gives every move's
     exact value.
     """
+    state = _checks.native_state(state)
     game = _checks.state_game_name(state, "best_move")
     if not isinstance(algorithm, str):
         raise ValueError(f"best_move: algorithm must be a name, got {algorithm!r}")
@@ -233,11 +236,13 @@ def _solver_result(state, raw) -> SearchResult:
 def solve(state, stop: StopToken | None = None) -> SearchResult:
     """Solve a position exactly to the end of the game, where the game's solver does that
     (type(state).whole_game_solver; Purzelbaum: any winter position, docs/rules/purzelbaum.md).
+    `state` may be an adapter state, as for best_move.
 
     Purzelbaum: value is per seat the final 64 * points + nuts under best play (points first, then
     the nut tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
     extra["margin_points"] the final points margin. Action values are the mover's future gains.
     """
+    state = _checks.native_state(state)
     game = _checks.state_game_name(state, "solve")
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"solve: stop must be a nutcore.StopToken, got {stop!r}")
