@@ -4,6 +4,7 @@ nutcore match GAME --players N --bot mcts:iterations=2000 --bot greedy --games 1
 nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
 nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
 nutcore playouts GAME --players N --games K
+nutcore engine            (JSON lines on stdin/stdout: docs/engine-protocol.md)
 """
 
 from __future__ import annotations
@@ -207,6 +208,12 @@ def _playouts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine(args: argparse.Namespace) -> int:
+    from nutcore.engine import run_stdio
+
+    return run_stdio()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="nutcore", description="Rules engines and AI for squirrel-and-nut games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -250,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=_playouts)
+
+    p = sub.add_parser("engine", help="the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)")
+    p.set_defaults(run=_engine)
 
     args = parser.parse_args(argv)
     try:

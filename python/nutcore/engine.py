@@ -1,0 +1,723 @@
+"""The engine protocol: one JSON object per line each way, for front ends in any language
+(docs/engine-protocol.md).
+
+`Engine(send)` holds one connection's game and answers its commands: feed it lines (`handle`) or
+parsed messages (`handle_message`) and it calls `send(reply)` with a JSON-ready dict for every
+reply, from the caller's thread or, while a search runs, from the engine's own threads. The
+transports are thin: `run_stdio` here (`nutcore engine`), a WebSocket one for the browser.
+
+Like every generic layer it names no game: it asks nutcore.list_games(), load_game and the state.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+import threading
+import time
+from typing import Any, Callable
+
+from . import _checks
+from ._core import SearchStopped, StopToken, __version__
+from .bots import SearchBot, make_bot
+from .games import list_games, load_game
+from .search import best_move
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 1 << 20  # a position or a card set is a few kB; anything near this is a mistake
+MAX_MOVES = 10_000  # per apply
+PROGRESS_INTERVAL = 0.25  # seconds between "info" lines while a search runs
+# best_move's own parameters; a search's options may not smuggle them in.
+_SEARCH_FIELDS = ("algorithm", "iterations", "time_limit", "threads", "seed")
+_RESERVED_OPTIONS = {"state", "stop", *_SEARCH_FIELDS}
+
+
+class ProtocolError(Exception):
+    """A request the engine refuses: an error reply with a machine-readable code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_MISSING = object()
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as inf
+        raise ValueError(f"{text} is out of range for a number")
+    return value
+
+
+def parse_line(line: str | bytes) -> Any:
+    """A line as JSON; ProtocolError('bad_json') for anything that is not strict, finite JSON."""
+    if isinstance(line, (bytes, bytearray)):
+        if len(line) > MAX_LINE_BYTES:
+            raise ProtocolError("bad_json", f"line too long ({len(line)} bytes; at most {MAX_LINE_BYTES})")
+        try:
+            line = bytes(line).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ProtocolError("bad_json", f"the line is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    elif len(line) > MAX_LINE_BYTES:
+        raise ProtocolError("bad_json", f"line too long ({len(line)} characters; at most {MAX_LINE_BYTES})")
+    try:
+        return json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ProtocolError("bad_json", "the JSON is nested too deeply") from None
+    except ValueError as e:  # json.JSONDecodeError included; also integers of more than 4300 digits
+        raise ProtocolError("bad_json", f"not valid JSON: {e}") from None
+
+
+def _show(value: Any) -> str:
+    """A client's value in an error message, cut short (it may be a megabyte of anything)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _field(msg: dict, cmd: str, key: str, kinds: tuple, default: Any = _MISSING, what: str = "") -> Any:
+    """msg[key] if it has one of the JSON types `kinds` (bool is never an int), else default."""
+    if key not in msg:
+        if default is _MISSING:
+            raise ProtocolError("bad_request", f"{cmd}: missing field {key!r}{f' ({what})' if what else ''}")
+        return default
+    value = msg[key]
+    if value is None and type(None) in kinds:
+        return None
+    if isinstance(value, bool) and bool not in kinds:
+        ok = False
+    else:
+        ok = isinstance(value, tuple(k for k in kinds if k is not type(None)))
+    if not ok:
+        names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", list: "a list"}
+        names.update({dict: "an object", type(None): "null"})
+        wanted = " or ".join(names[k] for k in kinds)
+        raise ProtocolError("bad_request", f"{cmd}: {key} must be {wanted}, got {_show(value)}")
+    return value
+
+
+def _integer(msg: dict, cmd: str, key: str, lo: int, hi: int, default: Any = _MISSING, nullable=False) -> Any:
+    value = _field(msg, cmd, key, (int, type(None)) if nullable else (int,), default)
+    if value is None or value is default:
+        return value
+    try:
+        return _checks.integer(value, f"{cmd}: {key}", lo, hi)
+    except ValueError as e:
+        raise ProtocolError("bad_request", str(e)) from None
+
+
+def _move_dict(state, action: int, probability: float | None = None) -> dict[str, Any]:
+    move = {"action": action, "action_string": state.action_to_string(action)}
+    if probability is not None:
+        move["probability"] = probability
+    return move
+
+
+class _Search:
+    """A search running on a worker thread; the engine holds at most one."""
+
+    def __init__(self, rid: Any, command: str):
+        self.rid = rid
+        self.command = command
+        self.token = StopToken()
+        self.thread: threading.Thread | None = None
+
+
+class Engine:
+    """One connection's game and its commands, independent of the transport.
+
+    send(reply) receives every reply (a dict of JSON types); it is called under the engine's send
+    lock, so replies never interleave, but from whichever thread produced them. handle() and
+    handle_message() may be called from any thread; they answer every request with at least one
+    reply and never raise. After "quit", `closed` is true.
+    """
+
+    def __init__(self, send: Callable[[dict], None]):
+        self._send = send
+        self._send_lock = threading.Lock()
+        self._lock = threading.RLock()  # the game, the state and the search slot
+        self._game = None
+        self._name: str | None = None
+        self._state = None
+        self._seat: int | None = None
+        self._seed = 0
+        self._rng = random.Random(0)
+        self._search: _Search | None = None
+        self.closed = False
+        self._commands: dict[str, Callable[[dict, Any], dict | None]] = {
+            "hello": self._hello,
+            "list_games": self._list_games,
+            "new_game": self._new_game,
+            "set_position": self._set_position,
+            "get_position": self._get_position,
+            "apply": self._apply,
+            "chance": self._chance,
+            "legal": self._legal,
+            "board": self._board,
+            "status": self._status_cmd,
+            "best_move": self._best_move,
+            "go": self._go,
+            "stop": self._stop,
+            "quit": self._quit,
+        }
+
+    # ----- transport side
+
+    def emit(self, reply: dict) -> None:
+        """Sends one reply; one that would not be valid JSON becomes an internal error instead."""
+        try:
+            json.dumps(reply, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            bad = reply
+            reply = {"type": "error", "error": "internal", "message": f"unserializable reply: {e}"}
+            if "id" in bad:
+                reply["id"] = bad["id"]
+        with self._send_lock:
+            try:
+                self._send(reply)
+            except Exception:  # a broken transport must not take the engine down
+                pass
+
+    def _error(self, code: str, message: str, rid: Any = _MISSING, command: str | None = None) -> None:
+        reply: dict[str, Any] = {"type": "error"}
+        if rid is not _MISSING:
+            reply["id"] = rid
+        if command is not None:
+            reply["command"] = command
+        reply.update(error=code, message=message)
+        self.emit(reply)
+
+    def handle(self, line: str | bytes) -> None:
+        """One line from the client. Blank lines are ignored; anything else gets a reply."""
+        if not isinstance(line, (str, bytes, bytearray)):
+            self._error("bad_json", f"a line is text, got {type(line).__name__}")
+            return
+        if not line.strip():
+            return
+        try:
+            msg = parse_line(line)
+        except ProtocolError as e:
+            self._error(e.code, e.message)
+            return
+        self.handle_message(msg)
+
+    def handle_message(self, msg: Any) -> None:
+        """One parsed request: a JSON object with "cmd" and optionally "id"."""
+        if not isinstance(msg, dict):
+            self._error("bad_request", f'a request is a JSON object such as {{"cmd": "hello"}}, got {_show(msg)}')
+            return
+        rid = msg.get("id", _MISSING)
+        if not (rid is _MISSING or rid is None or (isinstance(rid, (str, int, float)) and not isinstance(rid, bool))):
+            self._error("bad_request", f"id must be a string, a number or null, got {_show(rid)}")
+            return
+        cmd = msg.get("cmd", _MISSING)
+        if cmd is _MISSING:
+            self._error("bad_request", 'a request needs "cmd", the command name', rid)
+            return
+        if not isinstance(cmd, str) or cmd not in self._commands:
+            self._error("unknown_command", f"unknown command {_show(cmd)}; commands: {', '.join(self._commands)}", rid)
+            return
+        if self.closed:
+            self._error("not_now", "the engine has quit", rid, cmd)
+            return
+        try:
+            reply = self._commands[cmd](msg, rid)
+        except ProtocolError as e:
+            self._error(e.code, e.message, rid, cmd)
+            return
+        except Exception as e:  # a bug must cost one reply, not the engine
+            self._error("internal", f"{type(e).__name__}: {e}", rid, cmd)
+            return
+        if reply is not None:
+            out = {"type": cmd}
+            if rid is not _MISSING:
+                out["id"] = rid
+            out.update(reply)
+            self.emit(out)
+
+    def close(self) -> None:
+        """Stops a running search and waits for it (its reply is still sent)."""
+        with self._lock:
+            search = self._search
+        if search is not None:
+            search.token.stop()
+            if search.thread is not None and search.thread is not threading.current_thread():
+                search.thread.join()
+
+    # ----- helpers
+
+    def _fields(self, msg: dict, cmd: str, allowed: tuple[str, ...]) -> None:
+        unknown = sorted(set(msg) - {"cmd", "id", *allowed})
+        if unknown:
+            known = f"its fields are {', '.join(allowed)}" if allowed else "it takes no fields"
+            raise ProtocolError("bad_request", f"{cmd}: unknown field(s) {', '.join(map(repr, unknown))}; {known}")
+
+    def _need_game(self, cmd: str):
+        if self._state is None:
+            raise ProtocolError("no_game", f"{cmd}: no game yet; send new_game first")
+        return self._state
+
+    def _need_idle(self, cmd: str) -> None:
+        if self._search is not None:
+            raise ProtocolError("busy", f"{cmd}: a search is running; wait for its reply or send stop")
+
+    def _hiding(self) -> bool:
+        """Whether this connection plays one seat of a game of hidden information."""
+        return self._seat is not None and self._game is not None and self._game.hidden_information
+
+    def _may_see_choice(self, state) -> bool:
+        """Whether the connection may see the choices at `state` and which one is taken: always for
+        perfect information and for a host; for a seat of a game of hidden information only its own
+        decisions. The engine names no game, so it cannot tell a public die roll from a private card
+        draw: it tells the seat nothing it cannot read from its own view (`board`)."""
+        return not self._hiding() or (not state.is_chance_node() and state.current_player() == self._seat)
+
+    def _choices(self, state) -> list[dict]:
+        if state.is_terminal():
+            return []
+        if state.is_chance_node():
+            return [_move_dict(state, a, p) for a, p in state.chance_outcomes()]
+        return [_move_dict(state, a) for a in state.legal_actions()]
+
+    def _seen(self, state, action: int) -> dict | None:
+        """The move or chance outcome `action` at `state` as the connection may be told it, or None
+        (the seat then reads what it saw of it from `board`)."""
+        return _move_dict(state, action) if self._may_see_choice(state) else None
+
+    def _status(self) -> dict[str, Any]:
+        state = self._state
+        player = state.current_player()
+        # A seat of a game of hidden information reads the scores it may know from its board; the
+        # result is announced when the game is over.
+        known = not self._hiding() or state.is_terminal()
+        outcome = (list(state.scores()), list(state.returns())) if known else (None, None)
+        return {
+            "current_player": player if player >= 0 else None,
+            "chance": state.is_chance_node(),
+            "terminal": state.is_terminal(),
+            "scores": outcome[0],
+            "returns": outcome[1],
+            "searching": self._search is not None,
+        }
+
+    # ----- commands
+
+    def _hello(self, msg: dict, rid: Any) -> dict:
+        self._fields(msg, "hello", ())
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "engine": "nutcore",
+            "version": __version__,
+            "commands": list(self._commands),
+        }
+
+    def _list_games(self, msg: dict, rid: Any) -> dict:
+        self._fields(msg, "list_games", ())
+        return {"games": _game_catalogue()}
+
+    def _new_game(self, msg: dict, rid: Any) -> dict:
+        cmd = "new_game"
+        self._fields(msg, cmd, ("game", "players", "params", "seed", "seat"))
+        name = _field(msg, cmd, "game", (str,), what="a name from list_games")
+        players = _field(msg, cmd, "players", (int,), default=2)  # load_game checks the range
+        params = _field(msg, cmd, "params", (dict,), default={})
+        if "players" in params:
+            raise ProtocolError("bad_request", f"{cmd}: give players as its own field, not in params")
+        seed = _integer(msg, cmd, "seed", 0, _checks.MAX_SEED, default=None, nullable=True)
+        with self._lock:
+            self._need_idle(cmd)
+            try:
+                game = load_game(name, players=players, **params)
+            except (ValueError, TypeError) as e:
+                raise ProtocolError("bad_request", f"{cmd}: {e}") from None
+            if "seat" in msg:
+                seat = _integer(msg, cmd, "seat", 0, game.num_players() - 1, nullable=True)
+            else:
+                if game.hidden_information:
+                    raise ProtocolError(
+                        "bad_request",
+                        f"{cmd}: {name} is a game of hidden information: give seat, the seat this connection "
+                        "plays (0.."
+                        f"{game.num_players() - 1}), or null to host the game with every seat's information",
+                    )
+                seat = None
+            if seed is None:
+                seed = int.from_bytes(os.urandom(8), "little")
+            self._game, self._name, self._seat, self._seed = game, name, seat, seed
+            self._rng = random.Random(seed)
+            self._state = game.new_initial_state()
+            return {
+                "game": name,
+                "players": game.num_players(),
+                "params": game.params,
+                "hidden_information": game.hidden_information,
+                "seat": seat,
+                "seed": seed,
+                "status": self._status(),
+            }
+
+    def _set_position(self, msg: dict, rid: Any) -> dict:
+        cmd = "set_position"
+        self._fields(msg, cmd, ("position",))
+        position = _field(msg, cmd, "position", (dict,), what="a state's to_json()")
+        with self._lock:
+            self._need_game(cmd)
+            self._need_idle(cmd)
+            try:
+                state = self._game.state_from_json(position)
+            except (ValueError, TypeError) as e:
+                raise ProtocolError("bad_request", f"{cmd}: {e}") from None
+            self._state = state
+            return {"status": self._status()}
+
+    def _get_position(self, msg: dict, rid: Any) -> dict:
+        cmd = "get_position"
+        self._fields(msg, cmd, ())
+        with self._lock:
+            state = self._need_game(cmd)
+            if self._hiding():  # even at the end: cards discarded unseen stay unseen
+                raise ProtocolError(
+                    "hidden", f"{cmd}: the position holds what seat {self._seat} has not seen; ask for the board"
+                )
+            return {"game": self._name, "position": state.to_json()}
+
+    def _resolve_move(self, state, move: Any, index: int, cmd: str) -> int:
+        """The action id of one entry of apply's list at `state`, with the seat's rules checked."""
+        where = f"{cmd}: move {index} ({json.dumps(move)[:80]})"
+        if isinstance(move, bool) or not isinstance(move, (int, str)):
+            raise ProtocolError("bad_request", f"{where}: a move is an action id or an action string")
+        if state.is_terminal():
+            raise ProtocolError("illegal_move", f"{where}: the game is over")
+        chance = state.is_chance_node()
+        player = state.current_player()
+        if not self._may_see_choice(state):
+            if chance:
+                raise ProtocolError(
+                    "hidden", f"{where}: chance outcomes are drawn by the engine for seat {self._seat}; send chance"
+                )
+            raise ProtocolError(
+                "hidden",
+                f"{where}: seat {player}'s move is hidden from seat {self._seat}; send go to let the engine play it",
+            )
+        if isinstance(move, str):
+            try:
+                action = state.string_to_action(move)
+            except ValueError:
+                action = None
+        else:
+            action = move
+        options = [a for a, _ in state.chance_outcomes()] if chance else state.legal_actions()
+        if action not in options:
+            kind = "a chance outcome" if chance else f"a legal move for seat {player}"
+            raise ProtocolError("illegal_move", f"{where}: not {kind} here (nothing was applied; send legal)")
+        return action
+
+    def _apply(self, msg: dict, rid: Any) -> dict:
+        cmd = "apply"
+        self._fields(msg, cmd, ("moves",))
+        moves = _field(msg, cmd, "moves", (list,), what="action ids or action strings")
+        if not 1 <= len(moves) <= MAX_MOVES:
+            raise ProtocolError("bad_request", f"{cmd}: moves must hold 1..{MAX_MOVES} moves, got {len(moves)}")
+        with self._lock:
+            state = self._need_game(cmd).clone()
+            self._need_idle(cmd)
+            applied = []
+            for i, move in enumerate(moves):
+                action = self._resolve_move(state, move, i, cmd)
+                player = state.current_player()
+                entry = {"player": player if player >= 0 else None, **_move_dict(state, action)}
+                state.apply_action(action)
+                applied.append(entry)
+            self._state = state  # all or nothing: the engine's state changes only here
+            return {"applied": applied, "status": self._status()}
+
+    def _chance(self, msg: dict, rid: Any) -> dict:
+        cmd = "chance"
+        self._fields(msg, cmd, ())
+        with self._lock:
+            state = self._need_game(cmd)
+            self._need_idle(cmd)
+            if not state.is_chance_node():
+                raise ProtocolError("not_now", f"{cmd}: not a chance node (current player {state.current_player()})")
+            actions, probs = zip(*state.chance_outcomes())
+            action = self._rng.choices(actions, probs)[0]
+            outcome = self._seen(state, action)
+            if outcome is not None and not self._hiding():
+                outcome["probability"] = probs[actions.index(action)]
+            state.apply_action(action)
+            return {"outcome": outcome, "hidden": outcome is None, "status": self._status()}
+
+    def _legal(self, msg: dict, rid: Any) -> dict:
+        cmd = "legal"
+        self._fields(msg, cmd, ())
+        with self._lock:
+            state = self._need_game(cmd)
+            player = state.current_player()
+            chance = state.is_chance_node()
+            moves = self._choices(state) if self._may_see_choice(state) or state.is_terminal() else None
+            return {
+                "player": player if player >= 0 else None,
+                "chance": chance,
+                "terminal": state.is_terminal(),
+                "moves": moves,
+                "hidden": moves is None,
+            }
+
+    def _board(self, msg: dict, rid: Any) -> dict:
+        cmd = "board"
+        self._fields(msg, cmd, ("seat",))
+        with self._lock:
+            state = self._need_game(cmd)
+            seat = _integer(msg, cmd, "seat", 0, self._game.num_players() - 1, default=None, nullable=True)
+            if self._hiding():
+                if seat is not None and seat != self._seat:
+                    raise ProtocolError("hidden", f"{cmd}: this connection plays seat {self._seat}, not seat {seat}")
+                seat = self._seat
+            if seat is None:
+                return {"seat": None, "text": str(state), "json": state.to_json()}
+            view = None
+            if hasattr(state, "observation_json"):
+                view = state.observation_json(seat)
+            elif not state.hidden_information:
+                view = state.to_json()  # a perfect-information view is the whole state
+            return {"seat": seat, "text": state.information_state_string(seat), "json": view}
+
+    def _status_cmd(self, msg: dict, rid: Any) -> dict:
+        self._fields(msg, "status", ())
+        with self._lock:
+            self._need_game("status")
+            return {"game": self._name, "seat": self._seat, "status": self._status()}
+
+    def _search_settings(self, msg: dict, cmd: str) -> dict[str, Any]:
+        settings: dict[str, Any] = {}
+        if "algorithm" in msg:
+            settings["algorithm"] = _field(msg, cmd, "algorithm", (str,))
+        for key in ("iterations", "threads", "seed"):
+            if key in msg:
+                settings[key] = _field(msg, cmd, key, (int,))  # best_move checks the ranges
+        if "time_limit" in msg:
+            settings["time_limit"] = _field(msg, cmd, "time_limit", (int, float))
+        options = _field(msg, cmd, "options", (dict,), default={})
+        clash = sorted(set(options) & _RESERVED_OPTIONS)
+        if clash:
+            raise ProtocolError("bad_request", f"{cmd}: {', '.join(clash)} go in the request itself, not in options")
+        settings.update(options)
+        return settings
+
+    def _check_search(self, cmd: str, own_seat_only: bool):
+        state = self._need_game(cmd)
+        self._need_idle(cmd)
+        if state.is_terminal() or state.is_chance_node():
+            what = "the game is over" if state.is_terminal() else "a chance node: send chance"
+            raise ProtocolError("not_now", f"{cmd}: there is no move to choose ({what})")
+        if own_seat_only and self._hiding() and state.current_player() != self._seat:
+            raise ProtocolError(
+                "hidden",
+                f"{cmd}: seat {state.current_player()} is to move; this connection plays seat {self._seat} and sees "
+                "only its own searches (send go to let the engine play that seat)",
+            )
+        return state
+
+    def _best_move(self, msg: dict, rid: Any) -> None:
+        cmd = "best_move"
+        self._fields(msg, cmd, (*_SEARCH_FIELDS, "options"))
+        settings = self._search_settings(msg, cmd)
+        with self._lock:
+            state = self._check_search(cmd, own_seat_only=True)
+            settings.setdefault("seed", self._rng.getrandbits(64))
+            self._start(rid, cmd, state.clone(), settings, None)
+
+    def _go(self, msg: dict, rid: Any) -> None:
+        cmd = "go"
+        self._fields(msg, cmd, (*_SEARCH_FIELDS, "options", "bot"))
+        settings = self._search_settings(msg, cmd)
+        bot = None
+        if "bot" in msg:
+            spec = _field(msg, cmd, "bot", (str,))
+            if settings:
+                raise ProtocolError("bad_request", f"{cmd}: give bot or search settings, not both")
+            try:
+                bot = make_bot(spec)
+            except ValueError as e:
+                raise ProtocolError("bad_request", f"{cmd}: {e}") from None
+        with self._lock:
+            state = self._check_search(cmd, own_seat_only=False)
+            if bot is not None:
+                if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
+                    raise ProtocolError("bad_request", f"{cmd}: bot {bot.name} is not available for {self._name}")
+                bot.reset(self._rng.getrandbits(62))
+                if isinstance(bot, SearchBot) and bot.algorithm != "solver":
+                    # A search bot's move is best_move with its settings: run that, so stop reaches it.
+                    settings, bot = {"algorithm": bot.algorithm, **bot.settings}, None
+            settings.setdefault("seed", self._rng.getrandbits(64))
+            self._start(rid, cmd, state.clone(), settings, bot)
+
+    def _start(self, rid: Any, cmd: str, state, settings: dict[str, Any], bot) -> None:
+        search = _Search(rid, cmd)
+        self._search = search
+        search.thread = threading.Thread(
+            target=self._run_search, args=(search, state, settings, bot), name=f"nutcore-{cmd}", daemon=True
+        )
+        search.thread.start()
+
+    def _run_search(self, search: _Search, state, settings: dict[str, Any], bot) -> None:
+        """The worker: the search, "info" lines while it runs, then its reply (and, for go, the move)."""
+        start = time.monotonic()
+        done = threading.Event()
+        budget = {"iterations": settings.get("iterations"), "time_limit": settings.get("time_limit")}
+
+        def tick() -> None:
+            # The native search does not call back: progress is the elapsed time against the budget.
+            while not done.wait(PROGRESS_INTERVAL):
+                info: dict[str, Any] = {"type": "info"}
+                if search.rid is not _MISSING:
+                    info["id"] = search.rid
+                info.update(command=search.command, elapsed=round(time.monotonic() - start, 3), budget=budget)
+                self.emit(info)
+
+        ticker = threading.Thread(target=tick, name="nutcore-progress", daemon=True)
+        ticker.start()
+        result = error = None
+        try:
+            if bot is not None:
+                result = bot.step(state)
+            else:
+                result = best_move(state, stop=search.token, **settings)
+        except SearchStopped:
+            # An exact search has no move until it finishes, nor MCTS before its first iteration.
+            error = ("stopped", f"{search.command}: stopped before the search had a move; nothing was played")
+        except (ValueError, TypeError) as e:
+            text = str(e)
+            error = ("bad_request", text if text.startswith(f"{search.command}:") else f"{search.command}: {text}")
+        except Exception as e:  # the engine outlives any failure of one search
+            error = ("internal", f"{type(e).__name__}: {e}")
+        finally:
+            done.set()
+            ticker.join()
+        with self._lock:
+            # Cleared before the reply, so the client may start the next search as soon as it reads it.
+            self._search = None
+            reply: dict[str, Any] = {"type": search.command}
+            if search.rid is not _MISSING:
+                reply["id"] = search.rid
+            try:
+                if error is None:
+                    reply.update(self._search_reply(search, state, result))
+            except Exception as e:
+                error = ("internal", f"{type(e).__name__}: {e}")
+            if error is not None:
+                self._error(error[0], error[1], search.rid, search.command)
+            else:
+                self.emit(reply)
+
+    def _search_reply(self, search: _Search, state, result) -> dict[str, Any]:
+        if search.command == "best_move":
+            return {"result": result.to_dict(), "stopped": bool(result.extra.get("stopped", False))}
+        # go: `state` is the engine's position (nothing else may change it while a search runs).
+        action = result if isinstance(result, int) else result.action
+        player = state.current_player()
+        shown = self._seen(state, action)
+        self._state.apply_action(action)
+        return {
+            "player": player,
+            "move": shown,
+            "hidden": shown is None,
+            "stopped": bool(getattr(result, "extra", {}).get("stopped", False)),
+            "status": self._status(),
+        }
+
+    def _stop(self, msg: dict, rid: Any) -> dict:
+        self._fields(msg, "stop", ())
+        with self._lock:
+            search = self._search
+            if search is not None:
+                search.token.stop()
+            return {"searching": search is not None}
+
+    def _quit(self, msg: dict, rid: Any) -> dict:
+        self._fields(msg, "quit", ())
+        self.close()  # outside the lock: the search's reply needs it
+        self.closed = True
+        return {}
+
+
+_CATALOGUE: list[dict] | None = None
+_CATALOGUE_LOCK = threading.Lock()
+
+
+def _game_catalogue() -> list[dict]:
+    """Every game with its player counts, default parameters per count and algorithms (built once:
+    some games compute tables when loaded)."""
+    global _CATALOGUE
+    with _CATALOGUE_LOCK:
+        if _CATALOGUE is None:
+            games = []
+            for name in list_games():
+                loaded = {}
+                for n in range(1, 9):
+                    try:
+                        loaded[n] = load_game(name, players=n)
+                    except ValueError:
+                        pass
+                some = next(iter(loaded.values()))
+                games.append(
+                    {
+                        "name": name,
+                        "players": {"min": min(loaded), "max": max(loaded)},
+                        "hidden_information": some.hidden_information,
+                        "algorithms": ["auto", *type(some.new_initial_state()).algorithms],
+                        "default_params": [g.params for g in loaded.values()],
+                    }
+                )
+            _CATALOGUE = games
+        return _CATALOGUE
+
+
+def _read_line(stream) -> bytes | None:
+    """One line of at most MAX_LINE_BYTES (+1, so a longer one is seen as too long; its rest is
+    skipped); None at the end of input."""
+    line = stream.readline(MAX_LINE_BYTES + 1)
+    if not line:
+        return None
+    if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        while True:
+            rest = stream.readline(MAX_LINE_BYTES)
+            if not rest or rest.endswith(b"\n"):
+                break
+    return line
+
+
+def run_stdio(stdin=None, stdout=None) -> int:
+    """The stdin/stdout transport: requests in, replies out, one JSON object per line; returns 0
+    at the end of input or after quit."""
+    inp = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else sys.stdout.buffer
+
+    def send(reply: dict) -> None:
+        try:
+            out.write(json.dumps(reply, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n")
+            out.flush()
+        except (OSError, ValueError):  # the reader went away: keep reading until the end of input
+            pass
+
+    engine = Engine(send)
+    # Stray prints (from any library) must not corrupt the protocol stream: they go to stderr.
+    saved, sys.stdout = sys.stdout, sys.stderr
+    try:
+        while not engine.closed:
+            line = _read_line(inp)
+            if line is None:
+                break
+            engine.handle(line)
+    finally:
+        engine.close()
+        sys.stdout = saved
+    return 0

@@ -1,0 +1,697 @@
+"""The engine protocol (docs/engine-protocol.md): `python -m nutcore engine` driven as a subprocess,
+and the Engine class directly for the detailed cases: whole games, searches with progress lines and
+stop, the hidden-information rules (every reply is a function of what the seat knows), and a fuzz
+of malformed lines."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import nutcore
+from nutcore import engine as engine_module
+from nutcore.engine import Engine
+
+_ids = itertools.count(1)
+
+
+# ----- drivers
+
+
+class Harness:
+    """An Engine in this process, its replies collected."""
+
+    def __init__(self):
+        self.replies: list[dict] = []
+        self._cv = threading.Condition()
+        self.engine = Engine(self._send)
+
+    def _send(self, reply: dict) -> None:
+        json.dumps(reply, allow_nan=False)  # every reply is strict JSON
+        with self._cv:
+            self.replies.append(reply)
+            self._cv.notify_all()
+
+    def raw(self, line) -> list[dict]:
+        """Replies to one raw line (for lines without an id)."""
+        n = len(self.replies)
+        self.engine.handle(line)
+        return self.replies[n:]
+
+    def ask(self, timeout: float = 60, **msg) -> dict:
+        """The final reply (info lines skipped) to one request."""
+        msg.setdefault("id", next(_ids))
+        n = len(self.replies)
+        self.engine.handle(json.dumps(msg))
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                for r in self.replies[n:]:
+                    if r.get("id") == msg["id"] and r["type"] != "info":
+                        return r
+                left = deadline - time.monotonic()
+                assert left > 0, f"no reply to {msg}"
+                self._cv.wait(left)
+
+    def ok(self, **msg) -> dict:
+        reply = self.ask(**msg)
+        assert reply["type"] == msg["cmd"], reply
+        return reply
+
+
+class Process:
+    """`python -m nutcore engine` with a thread reading its replies."""
+
+    def __init__(self):
+        env = {**os.environ, "SKBUILD_EDITABLE_VERBOSE": "0"}  # an editable install prints on import
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "nutcore", "engine"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        self.lines: queue.Queue = queue.Queue()
+        self.garbage: list[bytes] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            try:
+                self.lines.put(json.loads(line))
+            except ValueError:
+                self.garbage.append(line)
+
+    def write(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, **msg) -> None:
+        self.write(json.dumps(msg).encode() + b"\n")
+
+    def get(self, timeout: float = 30) -> dict:
+        return self.lines.get(timeout=timeout)
+
+    def ask(self, timeout: float = 30, **msg) -> dict:
+        msg.setdefault("id", next(_ids))
+        self.send(**msg)
+        while True:
+            reply = self.get(timeout)
+            if reply.get("id") == msg["id"] and reply["type"] != "info":
+                return reply
+
+    def finish(self, timeout: float = 20) -> tuple[int, str]:
+        """Closes the engine's input; its exit code and what it wrote to stderr."""
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout)
+        err = self.proc.stderr.read().decode()
+        self.close()
+        assert not self.garbage, self.garbage[:3]  # stdout held nothing but JSON lines
+        return code, err
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._reader.join(5)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+@pytest.fixture
+def proc():
+    p = Process()
+    yield p
+    p.close()
+
+
+def to_decision(h, limit: int = 200) -> dict:
+    """Resolves chance until someone is to move; the last status."""
+    status = h.ok(cmd="status")["status"]
+    for _ in range(limit):
+        if not status["chance"]:
+            return status
+        status = h.ok(cmd="chance")["status"]
+    raise AssertionError("no decision reached")
+
+
+# ----- basics
+
+
+def test_hello_and_list_games(proc):
+    hello = proc.ask(cmd="hello", id="h")
+    assert hello["type"] == "hello" and hello["id"] == "h"
+    assert hello["protocol"] == engine_module.PROTOCOL_VERSION and hello["version"] == nutcore.__version__
+    assert {"new_game", "apply", "chance", "best_move", "go", "stop", "quit"} <= set(hello["commands"])
+    games = proc.ask(cmd="list_games")["games"]
+    assert [g["name"] for g in games] == nutcore.list_games()
+    for g in games:
+        lo, hi = g["players"]["min"], g["players"]["max"]
+        assert (lo, hi) == (2, 4)
+        assert [p["players"] for p in g["default_params"]] == list(range(lo, hi + 1))
+        assert g["default_params"][-1] == nutcore.load_game(g["name"], players=hi).params
+        state = nutcore.load_game(g["name"]).new_initial_state()
+        assert g["hidden_information"] == state.hidden_information
+        assert g["algorithms"] == ["auto", *type(state).algorithms]
+    assert proc.ask(cmd="quit", id="q") == {"type": "quit", "id": "q"}
+    code, err = proc.finish()
+    assert code == 0 and "Traceback" not in err
+
+
+def test_full_game_against_itself_and_replay(proc):
+    """A whole Auf die Nüsse! game, the engine's bots on both seats; replaying its moves and chance
+    outcomes by id (one apply) and by string reaches the same end; the same seed, the same game."""
+    new = proc.ask(cmd="new_game", game="auf_die_nuesse", players=2, seed=11)
+    assert new["seed"] == 11 and new["seat"] is None and not new["hidden_information"]
+    moves, bots = [], ["greedy", "mcts:iterations=30"]
+    status = new["status"]
+    while not status["terminal"]:
+        if status["chance"]:
+            reply = proc.ask(cmd="chance")
+            moves.append(reply["outcome"])
+            assert 0 < reply["outcome"]["probability"] <= 1
+        else:
+            reply = proc.ask(cmd="go", bot=bots[status["current_player"]])
+            assert reply["type"] == "go" and reply["player"] == status["current_player"] and not reply["hidden"]
+            moves.append(reply["move"])
+        status = reply["status"]
+        assert len(moves) < 5000
+    assert sum(status["returns"]) == pytest.approx(1) and status["scores"] is not None
+    end = proc.ask(cmd="get_position")["position"]
+    assert proc.ask(cmd="legal")["moves"] == []
+
+    proc.ask(cmd="new_game", game="auf_die_nuesse", players=2, seed=99)
+    replay = proc.ask(cmd="apply", moves=[m["action"] for m in moves])
+    assert [m["action"] for m in replay["applied"]] == [m["action"] for m in moves]
+    assert replay["status"] == status
+    assert proc.ask(cmd="get_position")["position"] == end
+
+    proc.ask(cmd="new_game", game="auf_die_nuesse", players=2, seed=5)
+    assert proc.ask(cmd="apply", moves=[m["action_string"] for m in moves])["status"] == status
+    assert proc.ask(cmd="get_position")["position"] == end
+    code, _ = proc.finish()  # the end of input ends the engine
+    assert code == 0
+
+
+@pytest.mark.parametrize("name", nutcore.list_games())
+def test_every_game_plays_through_and_seeds_repeat(name):
+    def play(seed):
+        h = Harness()
+        players = 2
+        seat = {"seat": None} if nutcore.load_game(name).hidden_information else {}
+        status = h.ok(cmd="new_game", game=name, players=players, seed=seed, **seat)["status"]
+        log = []
+        while not status["terminal"]:
+            reply = h.ok(cmd="chance") if status["chance"] else h.ok(cmd="go", bot="greedy")
+            log.append(reply.get("outcome") or reply.get("move"))
+            status = reply["status"]
+        board = h.ok(cmd="board")
+        assert board["text"] and board["json"]["players"] == players
+        return log, status
+
+    first = play(3)
+    assert first == play(3)
+    assert first != play(4)
+
+
+# ----- searches
+
+
+def test_best_move_progress_lines_and_stop(proc):
+    proc.ask(cmd="new_game", game="auf_die_nuesse", seed=2)
+    while proc.ask(cmd="status")["status"]["chance"]:
+        proc.ask(cmd="chance")
+    legal = {m["action"] for m in proc.ask(cmd="legal")["moves"]}
+    start = time.monotonic()
+    proc.send(cmd="best_move", id="think", time_limit=60, threads=1)
+    infos = []
+    while len(infos) < 3:
+        line = proc.get()
+        assert line["type"] == "info", line
+        infos.append(line)
+    assert [i["id"] for i in infos] == ["think"] * 3
+    assert all(i["command"] == "best_move" and i["budget"] == {"iterations": None, "time_limit": 60} for i in infos)
+    elapsed = [i["elapsed"] for i in infos]
+    assert elapsed == sorted(elapsed) and 0.2 < elapsed[0] < 0.6 and elapsed[-1] < 2.0
+    # The engine keeps reading: reads are answered, a second search and state changes are refused.
+    assert proc.ask(cmd="second", id="x")["error"] == "unknown_command"
+    assert proc.ask(cmd="best_move", iterations=10)["error"] == "busy"
+    assert proc.ask(cmd="apply", moves=[sorted(legal)[0]])["error"] == "busy"
+    assert proc.ask(cmd="status")["status"]["searching"] is True
+    assert {m["action"] for m in proc.ask(cmd="legal")["moves"]} == legal
+    stopped_at = time.monotonic()
+    assert proc.ask(cmd="stop", id="s") == {"type": "stop", "id": "s", "searching": True}
+    result = None
+    while result is None:
+        line = proc.get(timeout=5)
+        if line["type"] == "best_move":
+            result = line
+    assert time.monotonic() - stopped_at < 1.0
+    assert time.monotonic() - start < 10
+    assert result["id"] == "think" and result["stopped"] is True
+    r = result["result"]
+    assert r["stopped"] and r["action"] in legal and r["iterations"] > 0
+    assert sum(a["visits"] for a in r["actions"]) > 0 and {a["action"] for a in r["actions"]} == legal
+    # The slot is free again; stop with nothing running says so.
+    quick = proc.ask(cmd="best_move", iterations=50, seed=1)
+    assert quick["type"] == "best_move" and not quick["stopped"] and quick["result"]["iterations"] == 50
+    assert proc.ask(cmd="stop")["searching"] is False
+    assert proc.ask(cmd="status")["status"]["searching"] is False
+
+
+def test_quit_and_end_of_input_during_a_search(proc):
+    proc.ask(cmd="new_game", game="auf_die_nuesse", seed=2)
+    while proc.ask(cmd="status")["status"]["chance"]:
+        proc.ask(cmd="chance")
+    proc.send(cmd="best_move", id="long", time_limit=600)
+    assert proc.get()["type"] == "info"  # it is under way
+    proc.send(cmd="quit", id="q")
+    replies = []
+    while not replies or replies[-1]["type"] != "quit":
+        replies.append(proc.get(timeout=5))
+    kinds = [r["type"] for r in replies if r["type"] != "info"]
+    assert kinds == ["best_move", "quit"]  # the search answers first, then quit
+    code, err = proc.finish()
+    assert code == 0 and "Traceback" not in err
+
+    p = Process()  # the end of input in the middle of a search ends the engine promptly
+    p.ask(cmd="new_game", game="auf_die_nuesse", seed=2)
+    while p.ask(cmd="status")["status"]["chance"]:
+        p.ask(cmd="chance")
+    p.send(cmd="best_move", time_limit=600)
+    start = time.monotonic()
+    code, err = p.finish(timeout=5)
+    assert code == 0 and time.monotonic() - start < 3 and "Traceback" not in err
+
+
+def test_stopping_an_exact_search_is_an_error_reply():
+    h = Harness()
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=4)
+    to_decision(h)
+    h.engine.handle(json.dumps({"cmd": "best_move", "id": "deep", "algorithm": "expectimax", "options": {"depth": 40}}))
+    time.sleep(0.3)
+    assert h.ok(cmd="stop")["searching"] is True
+    deadline = time.monotonic() + 1
+    while not any(r.get("id") == "deep" for r in h.replies if r["type"] != "info"):
+        assert time.monotonic() < deadline, "the stop did not end the search"
+        time.sleep(0.01)
+    err = next(r for r in h.replies if r.get("id") == "deep" and r["type"] != "info")
+    assert (err["type"], err["error"], err["command"]) == ("error", "stopped", "best_move")
+    assert h.ok(cmd="best_move", iterations=20)["result"]["iterations"] == 20
+
+
+def test_go_plays_the_search_and_its_options():
+    h = Harness()
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=4)
+    status = to_decision(h)
+    before = {m["action"] for m in h.ok(cmd="legal")["moves"]}
+    reply = h.ok(cmd="go", algorithm="mcts", iterations=40, options={"exploration": 0.5})
+    assert reply["player"] == status["current_player"] and reply["move"]["action"] in before
+    assert h.ask(cmd="go", bot="greedy", iterations=5)["error"] == "bad_request"
+    assert h.ask(cmd="go", bot="warp")["error"] == "bad_request"
+
+
+# ----- hidden information
+
+
+def _strip(reply: dict) -> dict:
+    """A reply without what legitimately differs between two runs: ids and timings."""
+    out = {k: v for k, v in reply.items() if k not in ("id", "elapsed")}
+    if isinstance(out.get("result"), dict):
+        out["result"] = {k: v for k, v in out["result"].items() if k != "elapsed"}
+    return out
+
+
+def _twin(h: Harness, name: str, players: int, seat: int, rng: random.Random) -> Harness:
+    """A second engine for the same seat in a world the seat cannot tell from h's, with h's generator."""
+    state = h.engine._state
+    for _ in range(20):
+        world = state.resample_from_infostate(seat, rng.getrandbits(62))
+        twin = Harness()
+        twin.ok(cmd="new_game", game=name, players=players, seat=seat, seed=0)
+        twin.ok(cmd="set_position", position=world.to_json())
+        # Loading resolves a chance node with one outcome at once; such a world is of no use here.
+        if twin.engine._state.information_state_string(seat) == state.information_state_string(seat):
+            twin.engine._rng.setstate(h.engine._rng.getstate())
+            return twin
+    raise AssertionError("no world the seat cannot tell apart")
+
+
+def _hidden_game(name: str, players: int, seat: int, seed: int) -> tuple[int, list[tuple[dict, dict, dict]]]:
+    """Plays a whole game on one connection for `seat` (its own moves by best_move + apply, the
+    other seats by go, chance by the engine) and sends every request also to a twin engine whose
+    true state differs in what the seat has not seen. Returns the number of compared replies and
+    the differences: a request that changes nothing must get the same reply from both; one that
+    moves must get the same reply whenever the seat's views afterwards agree."""
+    h = Harness()
+    status = h.ok(cmd="new_game", game=name, players=players, seat=seat, seed=seed)["status"]
+    rng = random.Random(seed)
+    compared, diffs = 0, []
+
+    def both(msg: dict, moves: bool) -> dict:
+        nonlocal compared
+        twin = _twin(h, name, players, seat, rng)
+        a, b = h.ask(**msg), twin.ask(**msg)
+        if moves:
+            views = [x.engine._state.information_state_string(seat) for x in (h, twin)]
+            if views[0] != views[1]:
+                return a
+        compared += 1
+        if _strip(a) != _strip(b):
+            diffs.append((msg, a, b))
+        return a
+
+    steps = 0
+    while not status["terminal"]:
+        steps += 1
+        assert steps < 3000
+        for read in ({"cmd": "legal"}, {"cmd": "board"}, {"cmd": "status"}, {"cmd": "get_position"}):
+            both(read, moves=False)
+        if status["chance"]:
+            reply = both({"cmd": "chance"}, moves=True)
+        elif status["current_player"] == seat:
+            best = both({"cmd": "best_move", "iterations": 40, "seed": steps}, moves=False)
+            reply = both({"cmd": "apply", "moves": [best["result"]["action_string"]]}, moves=True)
+        else:
+            assert h.ask(cmd="best_move", iterations=10)["error"] == "hidden"
+            reply = both({"cmd": "go", "bot": "greedy" if steps % 2 else "ismcts:iterations=20"}, moves=True)
+        assert reply["type"] != "error", reply
+        status = reply["status"]
+    assert h.ask(cmd="get_position")["error"] == "hidden"  # even at the end (cards discarded unseen)
+    assert status["returns"] == h.engine._state.returns()  # the result is announced
+    return compared, diffs
+
+
+@pytest.mark.parametrize("name", ["ritter", "nutz"])
+def test_hidden_information_replies_depend_only_on_the_seat_view(name):
+    compared, diffs = _hidden_game(name, 3, seat=1, seed=7)
+    assert compared > 300
+    assert not diffs, diffs[0]
+
+
+@pytest.mark.parametrize(
+    "leak",
+    [
+        ("_seen", lambda self, state, action: engine_module._move_dict(state, action)),  # names every move
+        ("_may_see_choice", lambda self, state: True),  # lists others' moves and the deck, names them
+    ],
+    ids=["names", "lists"],
+)
+def test_the_hidden_information_check_can_fail(monkeypatch, leak):
+    """An engine that tells more than the seat's view is caught by the same check."""
+    monkeypatch.setattr(Engine, *leak)
+    _, diffs = _hidden_game("nutz", 3, seat=1, seed=7)
+    assert diffs
+
+
+def test_hidden_information_seat_rules():
+    h = Harness()
+    err = h.ask(cmd="new_game", game="ritter", players=2)
+    assert err["error"] == "bad_request" and "seat" in err["message"]
+    assert h.ask(cmd="new_game", game="ritter", players=2, seat=2)["error"] == "bad_request"
+    new = h.ok(cmd="new_game", game="ritter", players=2, seat=1, seed=3)
+    assert new["seat"] == 1 and new["hidden_information"]
+    assert h.ask(cmd="get_position")["error"] == "hidden"
+    assert h.ask(cmd="board", seat=0)["error"] == "hidden"
+    board = h.ok(cmd="board")
+    state = h.engine._state
+    assert board["seat"] == 1 and board["text"] == state.information_state_string(1)
+    if hasattr(state, "observation_json"):
+        assert board["json"] == state.observation_json(1)
+    assert new["status"]["scores"] is None and new["status"]["returns"] is None  # read from the board
+    # Seat 1 plays its own moves; the client may neither list nor give seat 0's moves or the chance
+    # outcomes (the engine cannot tell a public die roll from a private draw), and the engine's
+    # replies to chance and to go for seat 0 name nothing.
+    rng = random.Random(1)
+    refused = {"chance": 0, "other": 0}
+    own = 0
+    for _ in range(400):
+        state = h.engine._state
+        if state.is_terminal():
+            break
+        legal = h.ok(cmd="legal")
+        if state.is_chance_node():
+            assert legal["hidden"] and legal["moves"] is None
+            err = h.ask(cmd="apply", moves=[state.chance_outcomes()[0][0]])
+            assert err["error"] == "hidden" and "send chance" in err["message"]
+            refused["chance"] += 1
+            reply = h.ok(cmd="chance")
+            assert reply["hidden"] and reply["outcome"] is None
+        elif state.current_player() == 1:
+            assert not legal["hidden"] and [m["action"] for m in legal["moves"]] == state.legal_actions()
+            reply = h.ok(cmd="apply", moves=[rng.choice(legal["moves"])["action"]])
+            own += 1
+        else:
+            assert legal["hidden"] and legal["moves"] is None
+            err = h.ask(cmd="apply", moves=[state.legal_actions()[0]])
+            assert err["error"] == "hidden" and "send go" in err["message"]
+            refused["other"] += 1
+            reply = h.ok(cmd="go", bot="random")
+            assert reply["hidden"] and reply["move"] is None
+        assert h.engine._state.is_terminal() or reply["status"]["scores"] is None
+    assert own > 5 and refused["chance"] > 5 and refused["other"] > 5
+
+
+def test_hosting_a_hidden_game_sees_everything():
+    h = Harness()
+    h.ok(cmd="new_game", game="nutz", players=2, seat=None, seed=1)
+    while h.engine._state.is_chance_node():
+        reply = h.ok(cmd="chance")
+        assert not reply["hidden"] and reply["outcome"]["probability"] > 0
+    assert h.ok(cmd="get_position")["position"] == h.engine._state.to_json()
+    assert h.ok(cmd="board")["text"] == str(h.engine._state)
+    assert h.ok(cmd="board", seat=0)["text"] == h.engine._state.information_state_string(0)
+    assert h.ok(cmd="best_move", iterations=20)["result"]["searching_player"] == h.engine._state.current_player()
+
+
+# ----- bad input
+
+
+def test_apply_is_all_or_nothing():
+    h = Harness()
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=8)
+    to_decision(h)
+    before = h.ok(cmd="get_position")["position"]
+    legal = h.ok(cmd="legal")["moves"]
+    err = h.ask(cmd="apply", moves=[legal[0]["action"], "fly to the moon"])
+    assert err["error"] == "illegal_move" and "move 1" in err["message"] and "fly to the moon" in err["message"]
+    assert h.ask(cmd="apply", moves=[legal[0]["action"], 10**6])["error"] == "illegal_move"
+    assert h.ask(cmd="apply", moves=[legal[0]["action"], True])["error"] == "bad_request"
+    assert h.ok(cmd="get_position")["position"] == before
+    ok = h.ok(cmd="apply", moves=[legal[0]["action_string"]])
+    assert ok["applied"][0]["action"] == legal[0]["action"]
+
+
+NO_GAME = ["legal", "board", "status", "chance", "get_position", "best_move", "go"]
+
+BAD_LINES = [
+    (b"not json", "bad_json"),
+    (b"\xff\xfe{}", "bad_json"),
+    (b"[1, 2]", "bad_request"),
+    (b'"hello"', "bad_request"),
+    (b"{}", "bad_request"),
+    (b'{"cmd": 5}', "unknown_command"),
+    (b'{"cmd": "uci"}', "unknown_command"),
+    (b'{"cmd": "hello", "id": [1]}', "bad_request"),
+    (b'{"cmd": "hello", "id": true}', "bad_request"),
+    (b'{"cmd": "hello", "verbose": true}', "bad_request"),
+    (b'{"cmd": "new_game", "game": "auf_die_nuesse", "seed": NaN}', "bad_json"),
+    (b'{"cmd": "new_game", "game": "auf_die_nuesse", "seed": Infinity}', "bad_json"),
+    (b'{"cmd": "new_game", "game": "auf_die_nuesse", "seed": 1e999}', "bad_json"),
+    (b'{"cmd": "new_game", "game": "auf_die_nuesse", "seed": 1' + b"0" * 5000 + b"}", "bad_json"),
+    (b"[" * 100000 + b"]" * 100000, "bad_json"),
+]
+
+BAD_REQUESTS = [
+    ({"cmd": "new_game"}, "bad_request", "missing field 'game'"),
+    ({"cmd": "new_game", "game": "chess"}, "bad_request", "unknown game"),
+    ({"cmd": "new_game", "game": 7}, "bad_request", "game must be a string"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "players": 7}, "bad_request", "2..4"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "players": True}, "bad_request", "integer"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "players": 2.0}, "bad_request", "integer"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "seed": -1}, "bad_request", "seed"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "seed": 2**64}, "bad_request", "seed"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "seed": 10**100}, "bad_request", "seed"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "params": {"turn_cap": -5}}, "bad_request", "turn_cap"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "params": {"warp": 1}}, "bad_request", "warp"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "params": {"players": 3}}, "bad_request", "own field"),
+    ({"cmd": "new_game", "game": "auf_die_nuesse", "params": []}, "bad_request", "object"),
+    ({"cmd": "new_game", "game": "ritter", "players": 2, "seat": -1}, "bad_request", "seat"),
+]
+
+IN_GAME = [
+    ({"cmd": "set_position", "position": {"game": "auf_die_nuesse"}}, "bad_request", "set_position"),
+    ({"cmd": "set_position", "position": "x"}, "bad_request", "object"),
+    ({"cmd": "set_position"}, "bad_request", "missing field"),
+    ({"cmd": "apply", "moves": []}, "bad_request", "1.."),
+    ({"cmd": "apply", "moves": "store 0"}, "bad_request", "a list"),
+    ({"cmd": "apply", "moves": [None]}, "bad_request", "action id or an action string"),
+    ({"cmd": "apply", "moves": [-1]}, "illegal_move", "move 0"),
+    ({"cmd": "apply", "moves": [2**70]}, "illegal_move", "move 0"),
+    ({"cmd": "chance"}, "not_now", "not a chance node"),
+    ({"cmd": "best_move", "iterations": 0}, "bad_request", "iterations"),
+    ({"cmd": "best_move", "iterations": 1.5}, "bad_request", "integer"),
+    ({"cmd": "best_move", "time_limit": -1}, "bad_request", "time_limit"),
+    ({"cmd": "best_move", "time_limit": "soon"}, "bad_request", "number"),
+    ({"cmd": "best_move", "threads": 10**9}, "bad_request", "threads"),
+    ({"cmd": "best_move", "algorithm": "alphazero"}, "bad_request", "algorithm"),
+    ({"cmd": "best_move", "algorithm": "ismcts"}, "bad_request", "not available"),
+    ({"cmd": "best_move", "options": {"warp": 9}}, "bad_request", "warp"),
+    ({"cmd": "best_move", "options": {"stop": True}}, "bad_request", "not in options"),
+    ({"cmd": "best_move", "options": {"exploration": -1}}, "bad_request", "exploration"),
+    ({"cmd": "best_move", "seed": 2**64}, "bad_request", "seed"),
+    ({"cmd": "board", "seat": 9}, "bad_request", "seat"),
+    ({"cmd": "legal", "seat": 0}, "bad_request", "unknown field"),
+]
+
+
+def test_malformed_lines_and_requests_get_clear_errors():
+    h = Harness()
+    for cmd in NO_GAME:
+        err = h.ask(cmd=cmd)
+        assert (err["type"], err["error"], err["command"]) == ("error", "no_game", cmd), err
+    for line, code in BAD_LINES:
+        replies = h.raw(line)
+        assert len(replies) == 1 and replies[0]["type"] == "error" and replies[0]["error"] == code, (line[:60], replies)
+        assert len(replies[0]["message"]) < 400
+    assert h.raw(b"  \r\n") == []  # blank lines are ignored
+    for msg, code, words in BAD_REQUESTS:
+        err = h.ask(**msg)
+        assert err["type"] == "error" and err["error"] == code and words in err["message"], (msg, err)
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=1)
+    to_decision(h)
+    for msg, code, words in IN_GAME:
+        err = h.ask(**msg)
+        assert err["type"] == "error" and err["error"] == code and words in err["message"], (msg, err)
+    assert h.ok(cmd="hello")["protocol"] == engine_module.PROTOCOL_VERSION
+
+
+def _random_json(rng: random.Random, depth: int = 0):
+    kinds = ["int", "float", "str", "bool", "null"] + (["list", "dict"] if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.choice([0, 1, -1, 2, 3, 7, 2**31, 2**63, 2**64, -(2**64), 10**30, rng.randrange(-100, 300)])
+    if kind == "float":
+        return rng.choice([0.5, -1.5, 1e300, 1e-300, 3.0])
+    if kind == "str":
+        return rng.choice(
+            ["", "x", "store 0", "draw walnut", "auto", "mcts", "greedy", "ritter", "\u00fc" * 3, "a" * 200]
+        )
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [_random_json(rng, depth + 1) for _ in range(rng.randrange(4))]
+    keys = ["cmd", "id", "game", "moves", "seat", "seed", "params", "iterations", "options", "x"]
+    return {rng.choice(keys): _random_json(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+VALID = [
+    {"cmd": "hello"},
+    {"cmd": "list_games"},
+    {"cmd": "new_game", "game": "auf_die_nuesse", "players": 2, "seed": 3},
+    {"cmd": "new_game", "game": "ritter", "players": 3, "seat": 1, "seed": 4},
+    {"cmd": "new_game", "game": "nutz", "players": 2, "seat": 0, "params": {"turn_cap": 50}},
+    {"cmd": "chance"},
+    {"cmd": "legal"},
+    {"cmd": "board"},
+    {"cmd": "board", "seat": 0},
+    {"cmd": "status"},
+    {"cmd": "get_position"},
+    {"cmd": "apply", "moves": [0, "store 2"]},
+    {"cmd": "apply", "moves": ["roll 2"]},
+    {"cmd": "best_move", "iterations": 20},
+    {"cmd": "best_move", "time_limit": 0.05, "algorithm": "ismcts", "options": {"exploration": 0.5}},
+    {"cmd": "go", "bot": "greedy"},
+    {"cmd": "go", "iterations": 20},
+    {"cmd": "stop"},
+    {"cmd": "set_position", "position": {"game": "auf_die_nuesse", "players": 2}},
+]
+
+
+def _mutate(rng: random.Random, msg: dict) -> dict:
+    msg = json.loads(json.dumps(msg))
+    for _ in range(rng.randrange(1, 3)):
+        op = rng.randrange(4)
+        if op == 0 and msg:
+            del msg[rng.choice(list(msg))]
+        elif op == 1 and msg:
+            msg[rng.choice(list(msg))] = _random_json(rng)
+        elif op == 2:
+            msg[rng.choice(["id", "seat", "moves", "options", "zzz", "iterations"])] = _random_json(rng)
+        else:
+            msg["cmd"] = rng.choice([c["cmd"] for c in VALID] + ["Hello", "", "quit ", "best_move\n"])
+    return msg
+
+
+def _fuzz_lines(seed: int, count: int) -> list[bytes]:
+    rng = random.Random(seed)
+    lines = []
+    for i in range(count):
+        kind = rng.randrange(5)
+        if kind == 0:
+            line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60))).replace(b"\n", b" ")
+        elif kind == 1:
+            line = json.dumps(_random_json(rng)).encode()
+        elif kind == 2:
+            text = json.dumps(rng.choice(VALID))
+            cut = rng.randrange(len(text))
+            line = (text[:cut] + rng.choice(["", "}", "]", '"', ",", "\\", "\x00"]) + text[cut + 1 :]).encode()
+        else:
+            msg = _mutate(rng, rng.choice(VALID)) if kind == 3 else dict(rng.choice(VALID))
+            if msg.get("cmd") == "quit":
+                msg["cmd"] = "hello"
+            if rng.random() < 0.5:
+                msg.setdefault("id", i)
+            line = json.dumps(msg).encode()
+        if line.strip():
+            lines.append(line)
+        if i % 25 == 0:
+            lines.append(b'{"cmd": "stop"}')  # a mutated search may have a long budget
+    return lines
+
+
+def test_fuzz_of_malformed_lines(proc):
+    """A few hundred seeded lines of random bytes, random JSON and mutated commands: the engine
+    answers every line (exactly one reply besides progress lines) and survives."""
+    lines = _fuzz_lines(seed=2024, count=400)
+    assert len(lines) > 400
+    proc.write(b"".join(line + b"\n" for line in lines))
+    proc.send(cmd="stop")
+    proc.send(cmd="quit", id="end")
+    answers = []
+    while True:
+        reply = proc.get(timeout=30)
+        if reply["type"] != "info":
+            answers.append(reply)
+        if reply.get("id") == "end" and reply["type"] == "quit":
+            break
+    assert len(answers) == len(lines) + 2
+    kinds = {r["type"] for r in answers}
+    assert "error" in kinds and len(kinds) > 5  # plenty of valid commands went through too
+    internal = [r for r in answers if r.get("error") == "internal"]
+    assert not internal, internal[:3]
+    code, err = proc.finish()
+    assert code == 0 and "Traceback" not in err
+
+
+def test_engine_class_survives_the_same_fuzz():
+    h = Harness()
+    for line in _fuzz_lines(seed=7, count=300):
+        n = len(h.replies)
+        h.engine.handle(line)
+        assert len(h.replies) > n or h.engine._search is not None, line
+    h.engine.close()
+    assert not [r for r in h.replies if r.get("error") == "internal"]
+    assert h.ok(cmd="hello")
