@@ -37,12 +37,21 @@ inline int display_score(const Game& g, const uint8_t* d) {
   return total;
 }
 
+// display_score(after) - display_score(before), scoring only the kinds that changed (the hot path:
+// the policy scores every card and tree this way).
+inline int score_change(const Game& g, const uint8_t* before, const uint8_t* after) {
+  int change = 0;
+  for (int k = 0; k < g.num_kinds(); ++k)
+    if (after[k] != before[k]) change += g.kind(k).points(after[k]) - g.kind(k).points(before[k]);
+  return change;
+}
+
 // Points a card of kind k adds to (or takes from) display d.
 inline double marginal(const Game& g, const uint8_t* d, int k) {
   uint8_t copy[kMaxKinds];
   std::memcpy(copy, d, kMaxKinds);
   receive(g, copy, k);
-  return display_score(g, copy) - display_score(g, d);
+  return score_change(g, d, copy);
 }
 
 // What taking column j (plus one extra card of type `extra`, or -1) would add to seat q's score,
@@ -68,18 +77,19 @@ inline double column_value(const Game& g, const State& v, int q, int j, int extr
   }
   if (extra >= 0) add(extra);
   for (int i = 0; i < np; ++i) receive(g, d, predators[i]);  // applied after the food
-  return display_score(g, d) - display_score(g, v.display[q]) + hidden;
+  return score_change(g, v.display[q], d) + hidden;
 }
 
 // The average marginal value to seat q of a card it has not seen.
 inline double hidden_value(const Game& g, const State& s, int viewer, int q) {
-  int counts[kTypeSlots] = {};
+  int counts[kTypeSlots] = {}, per_kind[kMaxKinds] = {};
   g.unseen(s, viewer, counts);
   double total = 0, sum = 0;
-  for (int t = 0; t < g.num_types(); ++t) {
-    if (!counts[t]) continue;
-    total += counts[t];
-    sum += counts[t] * marginal(g, s.display[q], g.type_kind(t));
+  for (int t = 0; t < g.num_types(); ++t) per_kind[g.type_kind(t)] += counts[t];  // types of a kind score alike
+  for (int k = 0; k < g.num_kinds(); ++k) {
+    if (!per_kind[k]) continue;
+    total += per_kind[k];
+    sum += per_kind[k] * marginal(g, s.display[q], k);
   }
   return total > 0 ? sum / total : 0.0;
 }
@@ -115,13 +125,18 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
       for (int q = 0; q < n; ++q)
         if (q != me) base_opp[q][j] = heuristic::column_value(g, v, q, j, -1, 0.0);
     }
+    int scored = -1;  // the card and tree last scored: face up and face down follow each other
+    double gain = 0, help = 0;
     for (Action a : legal) {
       const int t = a / 10, j = a % 10 / 2;
       const bool down = a & 1;
-      const double gain = heuristic::column_value(g, v, me, j, t, hidden_me) - base_me[j];
-      double help = -1e18;
-      for (int q = 0; q < n; ++q)
-        if (q != me) help = std::max(help, heuristic::column_value(g, v, q, j, t, 0.0) - base_opp[q][j]);
+      if (a / 2 != scored) {
+        scored = a / 2;
+        gain = heuristic::column_value(g, v, me, j, t, hidden_me) - base_me[j];
+        help = -1e18;
+        for (int q = 0; q < n; ++q)
+          if (q != me) help = std::max(help, heuristic::column_value(g, v, q, j, t, 0.0) - base_opp[q][j]);
+      }
       double score = gain - 0.7 * help;
       if (down) score += (gain >= 3 && s.tokens[me] >= 2) ? 0.5 : -0.5;
       if (score > best_score) {
