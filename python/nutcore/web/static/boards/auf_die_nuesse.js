@@ -1,0 +1,252 @@
+// Auf die Nüsse!: the board spaces with each seat's squirrels, the face-up slots, the start track,
+// the roll, and each seat's stores, kept jokers and points. Auf die Nüsse! has perfect
+// information, so the view is the whole state (docs/rules/auf_die_nuesse.md, "Canonical JSON").
+import {
+  el, label, svgRoot, legalByString, makeTarget, seatColor, seatLight, seatName, footer, lastString, isNum, arr, pawn,
+} from "./common.js";
+
+const KINDS = ["walnut", "hazelnut", "beechnut", "acorn"];
+const KIND_COLORS = { walnut: "#8d5a33", hazelnut: "#e0a040", beechnut: "#b04a4a", acorn: "#5f8a3a" };
+const KIND_SHORT = { walnut: "W", hazelnut: "H", beechnut: "B", acorn: "A" };
+const DEFAULT_CAPACITIES = [2, 2, 3, 3, 4, 4, 5, 6];
+const DEFAULT_VALUES = [5, 5, 10, 10, 15, 15, 20, 30];
+
+// Where each board space is drawn (x centre, y top, width); the rows are the 4-, 3- and 2-areas.
+const SPACES = {
+  4: { x: 225, y: 40, w: 130, k: 4, note: "any slot" },
+  L: { x: 105, y: 112, w: 110, k: 3, note: "slot 0/1" },
+  R3: { x: 225, y: 112, w: 110, k: 3, note: "raccoon" },
+  Rt: { x: 345, y: 112, w: 110, k: 3, note: "slot 2/3" },
+  A: { x: 45, y: 184, w: 82, k: 2, note: "2-4" },
+  B: { x: 135, y: 184, w: 82, k: 2, note: "5-6" },
+  R: { x: 225, y: 184, w: 82, k: 2, note: "7 raccoon" },
+  D: { x: 315, y: 184, w: 82, k: 2, note: "8-9" },
+  E: { x: 405, y: 184, w: 82, k: 2, note: "10-12" },
+};
+const SPACE_H = 58;
+const SLOT_X = [45, 135, 315, 405];
+const TRACK_DEST = { 2: "A", 3: "A", 4: "A", 5: "B", 6: "B", 7: "R", 8: "D", 9: "D", 10: "E", 11: "E", 12: "E" };
+
+function cardKinds(name) {
+  if (typeof name !== "string") return [];
+  return name.split("/").filter((k) => KINDS.includes(k));
+}
+
+// A card: a kind in its colour, a joker split between its two kinds, an empty slot dashed.
+function drawCard(parent, x, y, w, h, name) {
+  const g = el("g", {}, parent);
+  const kinds = cardKinds(name);
+  if (kinds.length === 0) {
+    el("rect", { x, y, width: w, height: h, rx: 5, fill: "none", stroke: "#aaa", "stroke-dasharray": "4 3" }, g);
+    label(g, x + w / 2, y + h / 2, "empty", { class: "tiny muted" });
+    return g;
+  }
+  if (kinds.length === 1) {
+    el("rect", { x, y, width: w, height: h, rx: 5, fill: KIND_COLORS[kinds[0]], stroke: "#333" }, g);
+  } else {
+    el("rect", { x, y, width: w, height: h, rx: 5, fill: KIND_COLORS[kinds[1]], stroke: "#333" }, g);
+    el("path", { d: `M${x + 5},${y} H${x + w} L${x},${y + h} V${y + 5} Q${x},${y} ${x + 5},${y} Z`, fill: KIND_COLORS[kinds[0]] }, g);
+  }
+  const text = kinds.length === 1 ? kinds[0] : `${KIND_SHORT[kinds[0]]}/${KIND_SHORT[kinds[1]]} joker`;
+  el("rect", { x: x + 3, y: y + h / 2 - 8, width: w - 6, height: 16, rx: 3, fill: "#fff", "fill-opacity": 0.85 }, g);
+  label(g, x + w / 2, y + h / 2, text, { class: "tiny bold" });
+  return g;
+}
+
+function storeIsFull(store, capacity) {
+  return store && store.kind === null && isNum(store.nuts) && store.nuts > 0 && store.nuts >= capacity;
+}
+
+function seatPoints(stores, capacities, values) {
+  let points = 0;
+  arr(stores).forEach((st, i) => {
+    if (!st) return;
+    points += storeIsFull(st, capacities[i]) ? values[i] : (isNum(st.nuts) ? st.nuts : 0);
+  });
+  return points;
+}
+
+export function render(container, view, ctx) {
+  ctx = ctx || {};
+  const params = ctx.params || {};
+  const capacities = Array.isArray(params.store_capacities) ? params.store_capacities : DEFAULT_CAPACITIES;
+  const values = Array.isArray(params.store_values) ? params.store_values : DEFAULT_VALUES;
+  const players = isNum(view.players) ? view.players : arr(view.supply).length;
+  const legal = legalByString(ctx);
+  const last = lastString(ctx);
+  const svg = svgRoot(container, 800, 560, "Auf die Nüsse! board");
+
+  const phase = view.phase || "";
+  const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
+  let head = `Auf die Nüsse! — turn ${view.turn ?? 0} · ${view.stage || ""} / ${phase}`;
+  if (isNum(view.active)) head += ` · active: seat ${view.active}`;
+  if (view.end_triggered) head += " · END TRIGGERED";
+  el("text", { x: 12, y: 22, class: "bold", "font-size": 15 }, svg, head);
+
+  // --- the board spaces ---
+  const board = view.board || {};
+  for (const [name, sp] of Object.entries(SPACES)) {
+    const g = el("g", { "data-space": name }, svg);
+    const checking = view.check_space === name;
+    el("rect", {
+      x: sp.x - sp.w / 2, y: sp.y, width: sp.w, height: SPACE_H, rx: 8,
+      fill: name.startsWith("R") ? "#ece4d6" : "#e8efe0", stroke: checking ? "#7b1fa2" : "#8a9a7a",
+      "stroke-width": checking ? 3 : 1.2, class: "hit-base",
+    }, g);
+    label(g, sp.x - sp.w / 2 + 12, sp.y + 11, name, { class: "bold", "font-size": 12 });
+    label(g, sp.x + sp.w / 2 - 14, sp.y + 11, `k${sp.k}`, { class: "tiny muted" });
+    label(g, sp.x, sp.y + SPACE_H - 8, sp.note, { class: "tiny muted" });
+    const counts = arr(board[name]);
+    const present = counts.map((c, s) => [s, c]).filter(([, c]) => isNum(c) && c > 0);
+    const step = Math.min(22, (sp.w - 12) / Math.max(1, present.length));
+    present.forEach(([s, c], i) => {
+      pawn(g, sp.x - ((present.length - 1) * step) / 2 + i * step, sp.y + 31, s, 9, c);
+    });
+    const put = legal.get(`put ${name}`);
+    if (put !== undefined) {
+      el("rect", { x: sp.x - sp.w / 2, y: sp.y, width: sp.w, height: SPACE_H, rx: 8, fill: "#ff7a00", "fill-opacity": 0.12, class: "hit" }, g);
+      makeTarget(g, put, ctx, `put ${name}`);
+    }
+  }
+
+  // --- the face-up slots (under A, B, D, E) and the draw pile under R ---
+  const faceUp = arr(view.face_up);
+  for (let i = 0; i < 4; i++) {
+    const g = el("g", { "data-slot": i }, svg);
+    const x = SLOT_X[i] - 34;
+    const y = 250;
+    drawCard(g, x, y, 68, 50, faceUp[i]);
+    label(g, SLOT_X[i], y + 60, `slot ${i}`, { class: "tiny muted" });
+    if (view.refill_slot === i) el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "none", stroke: "#7b1fa2", "stroke-width": 2, "stroke-dasharray": "3 2" }, g);
+    if (last === `take slot ${i}`) el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "none", class: "last" }, g);
+    const take = legal.get(`take slot ${i}`);
+    if (take !== undefined) {
+      el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "#ff7a00", "fill-opacity": 0.1, class: "hit" }, g);
+      makeTarget(g, take, ctx, `take slot ${i}`);
+    }
+  }
+  const pile = el("g", {}, svg);
+  el("rect", { x: 197, y: 250, width: 56, height: 50, rx: 5, fill: "#6d4c41", stroke: "#333" }, pile);
+  label(pile, 225, 266, `${view.draw_pile ?? "?"}`, { class: "bold", fill: "#fff", style: "fill:#fff" });
+  label(pile, 225, 284, "draw pile", { class: "tiny", style: "fill:#fff" });
+  label(pile, 225, 310, `reserve ${view.reserve ?? "?"}`, { class: "tiny muted" });
+
+  // --- the start track 2..12 (only the active seat's squirrels stand there) ---
+  const track = new Set(arr(view.start_track));
+  const active = isNum(view.active) ? view.active : 0;
+  el("text", { x: 12, y: 336, class: "small bold" }, svg, "Start track");
+  for (let n = 2; n <= 12; n++) {
+    const cx = 30 + (n - 2) * 39;
+    const cy = 360;
+    const g = el("g", { "data-start": n }, svg);
+    const occupied = track.has(n);
+    el("circle", { cx, cy, r: 15, fill: occupied ? seatColor(active) : "#fff", stroke: "#8a9a7a", "stroke-width": 1.2 }, g);
+    label(g, cx, cy, n, { class: "small bold", style: occupied ? "fill:#fff" : undefined });
+    label(g, cx, cy + 23, `→${TRACK_DEST[n]}`, { class: "tiny muted" });
+    if (last === `space ${n}`) el("circle", { cx, cy, r: 18, fill: "none", class: "last" }, g);
+    const sp = legal.get(`space ${n}`);
+    if (sp !== undefined) {
+      el("circle", { cx, cy, r: 18, fill: "#ff7a00", "fill-opacity": 0.15, class: "hit" }, g);
+      makeTarget(g, sp, ctx, `space ${n}`);
+    }
+  }
+
+  // --- the roll and what the phase waits for ---
+  const info = el("g", {}, svg);
+  el("rect", { x: 10, y: 398, width: 430, height: 120, rx: 8, fill: "#f3efe4", stroke: "#d6cfbd" }, info);
+  const dice = el("g", {}, info);
+  el("rect", { x: 22, y: 412, width: 44, height: 44, rx: 8, fill: "#fff", stroke: "#555", "stroke-width": 1.5, class: "hit-base" }, dice);
+  for (const [dx, dy] of [[-10, -10], [0, 0], [10, 10]]) el("circle", { cx: 44 + dx, cy: 434 + dy, r: 3.5, fill: "#2e7d32" }, dice);
+  label(info, 44, 468, "roll", { class: "tiny muted" });
+  const roll = legal.get("roll");
+  if (roll !== undefined) {
+    el("rect", { x: 19, y: 409, width: 50, height: 50, rx: 9, fill: "#ff7a00", "fill-opacity": 0.1, class: "hit" }, dice);
+    makeTarget(dice, roll, ctx, "roll");
+  }
+  const lines = [];
+  if (Array.isArray(view.roll_choice)) lines.push(`rolled: space ${view.roll_choice[0]} or ${view.roll_choice[1]}`);
+  else if (/^roll /.test(last)) lines.push(`last roll: ${last.slice(5)}`);
+  if (phase === "pre_place") lines.push(`seat ${view.seat} may put ${view.pre_place_left} more squirrel(s) into A, B, D, E`);
+  if (view.check_space) lines.push(`collection check at ${view.check_space}${isNum(view.seat) ? `, collector seat ${view.seat}` : ""}`);
+  if (phase === "steal") lines.push(`raccoon: seat ${view.seat} may steal a nut`);
+  if (phase === "kept_jokers" || phase === "final_jokers") lines.push("placing kept jokers");
+  if (mover !== null) lines.push(`to move: ${seatName(mover, ctx)}`);
+  else if (phase === "terminal") lines.push("game over");
+  else lines.push("chance: " + ({ roll: "the dice", refill: "a card refills the slot", deal_face_up: "dealing the face-up cards", deal_start_nut: "dealing a start nut" }[phase] || phase));
+  lines.forEach((t, i) => el("text", { x: 80, y: 420 + i * 16, class: "small" }, info, t));
+  if (view.pending) {
+    el("text", { x: 330, y: 418, class: "tiny muted" }, info, `pending${isNum(view.seat) ? ` (seat ${view.seat})` : ""}`);
+    drawCard(info, 340, 424, 68, 50, view.pending);
+  }
+  const stop = legal.get("stop");
+  if (stop !== undefined) {
+    const g = el("g", {}, info);
+    el("rect", { x: 22, y: 480, width: 60, height: 26, rx: 6, fill: "#fff", stroke: "#888", class: "hit" }, g);
+    label(g, 52, 493, "stop", { class: "small bold" });
+    makeTarget(g, stop, ctx, "stop");
+  }
+
+  // --- the seats: stores, supply, kept jokers, points ---
+  const stores = arr(view.stores);
+  const panelH = Math.min(128, (518 - 4 * (players - 1)) / Math.max(1, players));
+  const jokerMoves = [];
+  for (const [s, a] of legal) {
+    const m = /^joker (\S+) as (\S+) store (\d+)$/.exec(s);
+    if (m) jokerMoves.push({ store: Number(m[3]), action: a, text: s });
+  }
+  for (let s = 0; s < players; s++) {
+    const y0 = 34 + s * (panelH + 4);
+    const g = el("g", { "data-seat": s }, svg);
+    const moving = mover === s;
+    el("rect", { x: 450, y: y0, width: 340, height: panelH, rx: 8, fill: seatLight(s), stroke: moving ? seatColor(s) : "#ccc", "stroke-width": moving ? 3 : 1 }, g);
+    const pts = seatPoints(stores[s], capacities, values);
+    let title = `${seatName(s, ctx)} · ${pts} pts · supply ${arr(view.supply)[s] ?? "?"}`;
+    if (view.david === s) title += " · David";
+    el("circle", { cx: 464, cy: y0 + 13, r: 6, fill: seatColor(s) }, g);
+    el("text", { x: 475, y: y0 + 17, class: "small bold" }, g, title);
+    const sw = 40;
+    const sh = Math.min(60, panelH - 42);
+    arr(stores[s]).forEach((st, i) => {
+      if (!st) return;
+      const x = 458 + i * (sw + 1.5);
+      const y = y0 + 24;
+      const sg = el("g", { "data-store": `${s}:${i}` }, g);
+      const cap = capacities[i] ?? "?";
+      const full = storeIsFull(st, capacities[i]);
+      const fill = full ? "#cfd8dc" : st.kind ? KIND_COLORS[st.kind] || "#bbb" : "#fff";
+      el("rect", { x, y, width: sw, height: sh, rx: 4, fill, "fill-opacity": st.kind ? 0.85 : 1, stroke: "#777" }, sg);
+      label(sg, x + sw / 2, y + 9, full ? "full" : st.kind ? KIND_SHORT[st.kind] || st.kind : "·", { class: "tiny bold", style: st.kind ? "fill:#fff" : undefined });
+      label(sg, x + sw / 2, y + sh / 2 + 2, full ? `${values[i] ?? "?"}` : `${st.nuts}/${cap}`, { class: "small bold", style: st.kind ? "fill:#fff" : undefined });
+      label(sg, x + sw / 2, y + sh - 8, full ? "pts" : `${values[i] ?? "?"} pts`, { class: "tiny", style: st.kind ? "fill:#fff" : undefined });
+      if (isNum(st.jokers) && st.jokers > 0) label(sg, x + sw - 7, y + 9, `J${st.jokers}`, { class: "tiny bold", style: "fill:#fff" });
+      if (mover === s && last === `store ${i}`) el("rect", { x, y, width: sw, height: sh, rx: 4, fill: "none", class: "last" }, sg);
+      let action;
+      let tip;
+      if (mover === s) {
+        action = legal.get(`store ${i}`);
+        tip = `store ${i}`;
+        const jm = jokerMoves.filter((m) => m.store === i);
+        // A joker can go to one store in several ways (which joker, as which kind): only an unambiguous one is a target.
+        if (action === undefined && jm.length === 1) [action, tip] = [jm[0].action, jm[0].text];
+      }
+      const steal = legal.get(`steal seat ${s} store ${i}`);
+      if (steal !== undefined) [action, tip] = [steal, `steal seat ${s} store ${i}`];
+      if (action !== undefined) {
+        el("rect", { x: x - 1, y: y - 1, width: sw + 2, height: sh + 2, rx: 4, fill: "#ff7a00", "fill-opacity": 0.1, class: "hit" }, sg);
+        makeTarget(sg, action, ctx, tip);
+      }
+    });
+    const kept = view.kept_jokers && view.kept_jokers[s] ? Object.entries(view.kept_jokers[s]).filter(([, c]) => c > 0) : [];
+    const keptText = kept.length ? kept.map(([n, c]) => `${n} ×${c}`).join(", ") : "none";
+    el("text", { x: 460, y: y0 + panelH - 7, class: "tiny" }, g, `kept jokers: ${keptText}`);
+  }
+
+  // --- legend ---
+  const lg = el("g", {}, svg);
+  KINDS.forEach((k, i) => {
+    el("rect", { x: 12 + i * 82, y: 528, width: 12, height: 12, rx: 2, fill: KIND_COLORS[k] }, lg);
+    el("text", { x: 28 + i * 82, y: 538, class: "tiny" }, lg, `${KIND_SHORT[k]} ${k}`);
+  });
+  el("text", { x: 340, y: 538, class: "tiny muted" }, lg, "n/c: nuts / capacity · J: jokers");
+  footer(svg, 12, 554, ctx);
+}

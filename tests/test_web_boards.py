@@ -1,0 +1,275 @@
+"""The web page's game boards (python/nutcore/web/static/boards/<game>.js) in a real browser.
+
+Each board module is imported by a tiny harness page (tests/web_boards_harness.html) served with the
+package's static folder over a local HTTP server (ES modules do not load from file://). For every game
+and player count, views of positions from seeded random play are rendered: the whole state
+(`to_json()`, as a host sees it) and, for the games of hidden information, each seat's
+`observation_json(seat)`. Checked: no JavaScript error, one <svg>, every clickable target names one
+of the legal moves given, nothing a seat has not seen in the DOM of its view, and clicks (two-step
+choices included) call ctx.play with the move's id."""
+
+from __future__ import annotations
+
+import http.server
+import pathlib
+import random
+import threading
+
+import pytest
+from browser import launch, sync_playwright
+
+import nutcore
+
+TESTS = pathlib.Path(__file__).resolve().parent
+STATIC = pathlib.Path(nutcore.__file__).resolve().parent / "web" / "static"
+HARNESS = TESTS / "web_boards_harness.html"
+GAMES = ("auf_die_nuesse", "purzelbaum", "ritter", "nutz")
+HIDDEN = ("ritter", "nutz")
+POSITIONS = 30
+THIEVES = ("Max", "Leo", "Fritz")
+
+# Boards other than the default ones, for the generic layouts (the board is data: params).
+VARIANTS = {
+    "ritter": {
+        "board": {
+            "bushes": ["N", "NE", "SE", "S", "SW", "NW"],
+            "hiding_places": ["DEN"],
+            "edges": [
+                ["N", "NE"],
+                ["NE", "SE"],
+                ["SE", "S"],
+                ["S", "SW"],
+                ["SW", "NW"],
+                ["NW", "N"],
+                ["DEN", "N"],
+                ["DEN", "S"],
+            ],
+        },
+        "stack_size": 6,
+        "hazelnuts": 24,
+        "thieves_per_kind": 4,
+    },
+    "purzelbaum": {
+        "branch_lengths": [1.5, 2.0],
+        "holes": [[-2, -2], [0, -2], [2, -2], [-2, 2], [0, 2], [2, 2]],
+    },
+}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """/boards/... from the package's static folder, anything else the harness page."""
+
+    def translate_path(self, path):
+        path = path.split("?", 1)[0]
+        if path.startswith("/boards/"):
+            return str(STATIC / path.lstrip("/"))
+        return str(HARNESS)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        page = browser.new_page(viewport={"width": 900, "height": 700})
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("console", lambda msg: msg.type == "error" and page.errors.append(msg.text))
+        page.goto(f"{server}/harness.html")
+        page.wait_for_function("window.__ready === true")
+        yield page
+        browser.close()
+
+
+def _legal(state):
+    if state.is_terminal() or state.is_chance_node():
+        return []
+    return [{"action": a, "action_string": state.action_to_string(a)} for a in state.legal_actions()]
+
+
+def _positions(game, players, seed, count=POSITIONS, **params):
+    """`count` positions spread over one seeded random game (its start and its end included), each with
+    the last move before it."""
+    g = nutcore.load_game(game, players=players, **params)
+    state = g.new_initial_state()
+    rng = random.Random(seed)
+    trail = [(state.clone(), None)]
+    while not state.is_terminal():
+        player = state.current_player()
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            action = rng.choices(actions, probs)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        last = {"player": player, "action_string": state.action_to_string(action)}
+        state.apply_action(action)
+        trail.append((state.clone(), last))
+    picks = sorted({round(i * (len(trail) - 1) / (count - 1)) for i in range(count)})
+    return g, [trail[i] for i in picks]
+
+
+def _cases(game, players, seed, count=POSITIONS, **params):
+    """The views to render: (view, ctx, truth, seat) with ctx as the page builds it (seat None: a host)."""
+    g, trail = _positions(game, players, seed, count, **params)
+    cases = []
+    for state, last in trail:
+        mover = state.current_player() if state.current_player() >= 0 else None
+        legal = _legal(state)
+        base = {"players": players, "toMove": mover, "last": last}
+        truth = state.to_json()
+        # A host (or a perfect-information game): the whole state; the legal moves of whoever is to move.
+        cases.append((truth, {**base, "seat": None, "legal": legal}, truth, None))
+        if game in HIDDEN:
+            for seat in range(players):
+                view = state.observation_json(seat)
+                # The page tells a seat only its own last move here (a card dealt to another seat is secret).
+                own = last if last and last["player"] == seat else None
+                ctx = {**base, "seat": seat, "legal": legal if mover == seat else [], "last": own}
+                cases.append((view, ctx, truth, seat))
+    return g, cases
+
+
+def _render_all(page, game, params, cases):
+    """Renders every case in one round trip; returns the harness summaries."""
+    return page.evaluate(
+        """async ([game, params, cases]) => {
+            const out = [];
+            for (const [view, ctx] of cases) out.push(await window.renderBoard(game, view, {...ctx, params}));
+            return out;
+        }""",
+        [game, params, [[view, ctx] for view, ctx, _, _ in cases]],
+    )
+
+
+def _check_hidden(game, params, view, truth, seat, probes):
+    """Nothing seat has not seen appears where the board draws it; what it has seen does. Returns the
+    number of hidden things checked."""
+    checked = 0
+    if game == "ritter":
+        for stack in truth["stacks"]:
+            probe = probes.get(f"top:{stack['bush']}")
+            if stack["top"] is None:
+                continue
+            assert probe is not None, f"known top on {stack['bush']} not drawn"
+            if seat in stack["seen_by"]:
+                assert stack["top"] in probe, f"seat {seat} saw {stack['top']} on {stack['bush']}: {probe!r}"
+            else:
+                assert not any(t in probe for t in THIEVES), f"seat {seat} never saw {stack['bush']}'s top: {probe!r}"
+                checked += 1
+        for other, shout in enumerate(view["shouts"]):
+            if shout == "hidden":
+                probe = probes.get(f"shout:{other}", "")
+                assert not any(word in probe for word in (*THIEVES, "silent")), f"seat {other}'s open shout: {probe!r}"
+                checked += 1
+    elif game == "nutz":
+        kinds = [k["name"] for k in params["cards"]["kinds"]]
+        for other, hand in enumerate(truth["hands"]):
+            for i, card in enumerate(hand):
+                probe = probes.get(f"hand:{other}:{i}")
+                assert probe is not None, f"seat {other}'s hand card {i} not drawn"
+                if other == seat:
+                    assert card.rstrip("*") in probe, f"own card {card}: {probe!r}"
+                else:
+                    assert not any(k in probe for k in kinds), f"seat {seat} sees seat {other}'s card: {probe!r}"
+                    checked += 1
+        for j, column in enumerate(truth["trees"], start=1):
+            for k, card in enumerate(column):
+                probe = probes[f"tree:{j}:{k}"]
+                if not card["face_down"] or card["by"] == seat:
+                    assert card["card"].rstrip("*") in probe, f"tree {j} card {k} ({card}): {probe!r}"
+                else:
+                    assert not any(k_ in probe for k_ in kinds), f"seat {seat} sees a face-down card: {probe!r}"
+                    checked += 1
+    return checked
+
+
+CONFIGS = [(game, players, {}) for game in GAMES for players in (2, 3, 4)] + [
+    (game, 2, params) for game, params in VARIANTS.items()
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "params"), CONFIGS, ids=[f"{g}-{n}{'-variant' if p else ''}" for g, n, p in CONFIGS]
+)
+def test_boards_render_views_of_random_play(page, game, players, params):
+    page.errors.clear()
+    g, cases = _cases(game, players, seed=100 * players + len(game), count=10 if params else POSITIONS, **params)
+    summaries = _render_all(page, game, g.params, cases)
+    assert page.errors == [], page.errors
+    hidden_checked = targets_seen = 0
+    for (view, ctx, truth, seat), summary in zip(cases, summaries):
+        where = f"{game} {players}p phase {view.get('phase')} turn {view.get('turn')} seat {seat}"
+        assert summary["errors"] == [], (where, summary["errors"])
+        assert summary["svgs"] == 1, where
+        legal_ids = {str(m["action"]) for m in ctx["legal"]}
+        assert set(summary["targets"]) <= legal_ids, (where, summary["targets"], legal_ids)
+        targets_seen += len(summary["targets"])
+        if seat is not None:
+            hidden_checked += _check_hidden(game, g.params, view, truth, seat, summary["probes"])
+    assert targets_seen > 0, "no clickable target in any position"
+    if game in HIDDEN and not params:
+        assert hidden_checked > 0, "no hidden card met: the hidden-information check checked nothing"
+
+
+def _render_one(page, game, params, view, ctx):
+    return page.evaluate(
+        "([game, view, ctx]) => window.renderBoard(game, view, ctx)", [game, view, {**ctx, "params": params}]
+    )
+
+
+def _click(page, selector):
+    page.locator(selector).first.click()
+    return page.evaluate("window.__played.slice()")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clicking_a_target_plays_its_move(page, game):
+    """A real mouse click on a target (not hidden under another element) plays it; for a two-step
+    choice (a Purzelbaum branch end, a Nutz! hand card) after the selection click."""
+    page.errors.clear()
+    g, cases = _cases(game, 3, seed=7)
+    clicked = set()
+    for view, ctx, _, seat in cases:
+        if not ctx["legal"] or (game in HIDDEN and seat is None):
+            continue
+        summary = _render_one(page, game, g.params, view, ctx)
+        strings = {m["action"]: m["action_string"] for m in ctx["legal"]}
+        if summary["selects"] and not summary["targets"]:
+            first = page.locator(".select").first
+            step = first.get_attribute("data-end") or first.get_attribute("data-probe")
+            first.click()
+            summary = page.evaluate("window.summary()")
+            assert summary["targets"], f"no targets after choosing {step}"
+            played = _click(page, ".target")
+            assert [str(a) for a in played] == summary["targets"][:1]
+            move = strings[played[0]]
+            if game == "purzelbaum":
+                assert move.endswith(f"end {step}"), (move, step)
+            else:
+                _, s, i = step.split(":")
+                card = view["hands"][int(s)][int(i)]
+                assert move.startswith(f"{card} "), (move, card)
+            clicked.add("two-step")
+        elif summary["targets"]:
+            kind = strings[int(summary["targets"][0])].split()[0]
+            if kind in clicked:
+                continue
+            played = _click(page, ".target")
+            assert [str(a) for a in played] == summary["targets"][:1], (played, summary["targets"])
+            clicked.add(kind)
+    assert page.errors == [], page.errors
+    assert clicked, f"{game}: no target clicked"
+    if game in ("purzelbaum", "nutz"):
+        assert "two-step" in clicked
