@@ -19,7 +19,7 @@ import pytest
 
 import nutcore
 from nutcore import engine as engine_module
-from nutcore.engine import Engine
+from nutcore.engine import Engine, Limits
 
 _ids = itertools.count(1)
 
@@ -318,6 +318,10 @@ def test_go_plays_the_search_and_its_options():
     reply = h.ok(cmd="go", algorithm="mcts", iterations=40, options={"exploration": 0.5})
     assert reply["player"] == status["current_player"] and reply["move"]["action"] in before
     assert h.ask(cmd="go", bot="greedy", iterations=5)["error"] == "bad_request"
+    # The search's statistics come with the move; the greedy bot has none.
+    assert reply["result"]["action"] == reply["move"]["action"] and reply["result"]["iterations"] == 40
+    to_decision(h)
+    assert h.ok(cmd="go", bot="greedy")["result"] is None
     assert h.ask(cmd="go", bot="warp")["error"] == "bad_request"
 
 
@@ -472,6 +476,108 @@ def test_hosting_a_hidden_game_sees_everything():
     assert h.ok(cmd="board")["text"] == str(h.engine._state)
     assert h.ok(cmd="board", seat=0)["text"] == h.engine._state.information_state_string(0)
     assert h.ok(cmd="best_move", iterations=20)["result"]["searching_player"] == h.engine._state.current_player()
+
+
+# ----- undo
+
+
+def _until_seat(h, seat: int, bot: str = "greedy") -> dict:
+    """Chance and the engine's bots until `seat` is to move (or the end); the last status."""
+    status = h.ok(cmd="status")["status"]
+    while not status["terminal"] and status["current_player"] != seat:
+        status = (h.ok(cmd="chance") if status["chance"] else h.ok(cmd="go", bot=bot))["status"]
+    return status
+
+
+def test_undo_takes_back_the_connection_s_last_moves():
+    h = Harness()
+    h.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=5)
+    err = h.ask(cmd="undo")
+    assert err["error"] == "not_now" and "none" in err["message"]
+    positions, counts = [], []
+    for _ in range(3):
+        _until_seat(h, 0)
+        positions.append(h.ok(cmd="get_position")["position"])
+        counts.append(len(h.engine._undo))
+        move = h.ok(cmd="legal")["moves"][-1]["action"]
+        h.ok(cmd="apply", moves=[move])
+        h.ok(cmd="status")
+        _until_seat(h, 0)  # the other seat's moves and chance since: undone with it
+    assert h.ask(cmd="undo", count=4)["error"] == "not_now"  # all or nothing
+    assert h.ask(cmd="undo", count=0)["error"] == "bad_request"
+    assert h.ask(cmd="undo", steps=1)["error"] == "bad_request"
+    reply = h.ok(cmd="undo")
+    assert reply["undone"] == 1 and reply["status"]["current_player"] == 0
+    assert h.ok(cmd="get_position")["position"] == positions[2]
+    assert h.ok(cmd="undo", count=2)["undone"] == 2
+    assert h.ok(cmd="get_position")["position"] == positions[0]
+    assert len(h.engine._undo) == counts[0]
+    # Busy during a search; after set_position there is nothing to take back.
+    h.engine.handle(json.dumps({"cmd": "best_move", "time_limit": 5, "id": "long"}))
+    assert h.ask(cmd="undo")["error"] == "busy"
+    h.ok(cmd="stop")
+    h.ask(id="long", cmd="status")  # the search's own reply comes first
+    while h.engine._search is not None:
+        time.sleep(0.01)
+    h.ok(cmd="set_position", position=positions[0])
+    assert h.ask(cmd="undo")["error"] == "not_now"
+
+
+def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_cards():
+    """A seat goes back to before its own last move; the reply is the status; the truth behind its
+    view is drawn afresh (else undo and replay would sample the hidden cards again and again)."""
+    h = Harness()
+    h.ok(cmd="new_game", game="nutz", players=3, seat=1, seed=9)
+    rng = random.Random(2)
+    changed = 0
+    for _ in range(6):
+        status = _until_seat(h, 1)
+        if status["terminal"]:
+            break
+        view = h.engine._state.information_state_string(1)
+        truth = h.engine._state.to_json()
+        h.ok(cmd="apply", moves=[rng.choice(h.ok(cmd="legal")["moves"])["action"]])
+        _until_seat(h, 1)
+        a = h.ok(cmd="undo")
+        # The reply is the status alone, which the seat knows: its turn, no scores before the end.
+        assert set(a) == {"type", "id", "undone", "status"}
+        assert a["status"] == {
+            "current_player": 1,
+            "chance": False,
+            "terminal": False,
+            "scores": None,
+            "returns": None,
+            "searching": False,
+        }
+        assert h.engine._state.information_state_string(1) == view
+        changed += h.engine._state.to_json() != truth
+        h.ok(cmd="apply", moves=[rng.choice(h.ok(cmd="legal")["moves"])["action"]])
+    assert changed >= 3
+
+
+# ----- limits for untrusted clients
+
+
+def test_limits_cap_searches_and_refuse_file_parameters():
+    h = Harness()
+    h.engine = Engine(
+        h._send,
+        limits=Limits(iterations=5000, time_limit=2, threads=1, max_nodes=10**5, search_seconds=0.3, file_params=False),
+    )
+    err = h.ask(cmd="new_game", game="nutz", players=2, seat=0, params={"cards": "nutz_cards.json"})
+    assert err["error"] == "bad_request" and "no files" in err["message"]
+    h.ok(cmd="new_game", game="ritter", players=2, seat=0, params={"shout_resolution": "separate"})  # text by default
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=3)
+    to_decision(h)
+    for bad in ({"iterations": 5001}, {"time_limit": 2.5}, {"threads": 2}, {"options": {"max_nodes": 10**6}}):
+        err = h.ask(cmd="best_move", **bad)
+        assert err["error"] == "bad_request" and "at most" in err["message"], (bad, err)
+    assert "at most" in h.ask(cmd="go", bot="mcts:iterations=9000")["message"]
+    # Whatever the budget, a search ends after search_seconds with its best move so far.
+    start = time.monotonic()
+    reply = h.ok(cmd="best_move", time_limit=2)
+    assert time.monotonic() - start < 1.5 and reply["stopped"]
+    assert reply["result"]["nodes"] <= 10**5 + 1000  # the tree's cap, given by the limits
 
 
 # ----- bad input

@@ -5,6 +5,7 @@ nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
 nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
 nutcore playouts GAME --players N --games K
 nutcore engine            (JSON lines on stdin/stdout: docs/engine-protocol.md)
+nutcore serve [--host 127.0.0.1] [--port 8000] [--open]   (the web page; needs nutcore[web])
 """
 
 from __future__ import annotations
@@ -214,6 +215,17 @@ def _engine(args: argparse.Namespace) -> int:
     return run_stdio()
 
 
+def _serve(args: argparse.Namespace) -> int:
+    _checks.integer(args.port, "--port", 0, 65535)
+    try:
+        import uvicorn  # noqa: F401
+
+        from nutcore.web import server
+    except ImportError as e:
+        raise ValueError(f'serve needs the web extra ({e.name or e} is missing): pip install "nutcore[web]"') from None
+    return server.serve(args.host, args.port, open_browser=args.open)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="nutcore", description="Rules engines and AI for squirrel-and-nut games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -260,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("engine", help="the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)")
     p.set_defaults(run=_engine)
+
+    p = sub.add_parser("serve", help="the web page: play and watch in the browser (needs nutcore[web])")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="0: any free port")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.set_defaults(run=_serve)
 
     args = parser.parse_args(argv)
     try:

@@ -18,6 +18,7 @@ import random
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import _checks
@@ -121,6 +122,29 @@ def _move_dict(state, action: int, probability: float | None = None) -> dict[str
     return move
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What an untrusted client (a server reachable by others) may ask of the engine; None: no cap.
+
+    Searches: `iterations`, `time_limit`, `threads` and the `max_nodes` option are refused above
+    their caps, a search that gives no `max_nodes` gets `max_nodes` (the tree's memory), and
+    every search is stopped after `search_seconds` whatever its budget (it then answers with its
+    best move so far, as after `stop`). Parameters: with `file_params` false, a game parameter that
+    is not a string by default may not be given as a string (it could name a file to read, such as a
+    card set)."""
+
+    iterations: int | None = None
+    time_limit: float | None = None
+    threads: int | None = None
+    max_nodes: int | None = None
+    search_seconds: float | None = None
+    file_params: bool = True
+
+
+# A search's tree memory option, where the algorithm takes one.
+_TREE_ALGORITHMS = ("auto", "mcts", "ismcts", "pimc")
+
+
 class _Search:
     """A search running on a worker thread; the engine holds at most one."""
 
@@ -140,8 +164,9 @@ class Engine:
     reply and never raise. After "quit", `closed` is true.
     """
 
-    def __init__(self, send: Callable[[dict], None]):
+    def __init__(self, send: Callable[[dict], None], limits: Limits | None = None):
         self._send = send
+        self._limits = limits or Limits()
         self._send_lock = threading.Lock()
         self._lock = threading.RLock()  # the game, the state and the search slot
         self._game = None
@@ -151,6 +176,9 @@ class Engine:
         self._seed = 0
         self._rng = random.Random(0)
         self._search: _Search | None = None
+        # States before each change since new_game / set_position, for undo: (state, own), where own
+        # marks a move the connection gave itself by apply (what undo counts).
+        self._undo: list[tuple[Any, bool]] = []
         self.closed = False
         self._commands: dict[str, Callable[[dict, Any], dict | None]] = {
             "hello": self._hello,
@@ -166,6 +194,7 @@ class Engine:
             "best_move": self._best_move,
             "go": self._go,
             "stop": self._stop,
+            "undo": self._undo_cmd,
             "quit": self._quit,
         }
 
@@ -331,6 +360,8 @@ class Engine:
         params = _field(msg, cmd, "params", (dict,), default={})
         if "players" in params:
             raise ProtocolError("bad_request", f"{cmd}: give players as its own field, not in params")
+        if not self._limits.file_params:
+            self._check_no_file_params(cmd, name, players, params)
         seed = _integer(msg, cmd, "seed", 0, _checks.MAX_SEED, default=None, nullable=True)
         with self._lock:
             self._need_idle(cmd)
@@ -354,6 +385,7 @@ class Engine:
             self._game, self._name, self._seat, self._seed = game, name, seat, seed
             self._rng = random.Random(seed)
             self._state = game.new_initial_state()
+            self._undo = []
             return {
                 "game": name,
                 "players": game.num_players(),
@@ -376,6 +408,7 @@ class Engine:
             except (ValueError, TypeError) as e:
                 raise ProtocolError("bad_request", f"{cmd}: {e}") from None
             self._state = state
+            self._undo = []
             return {"status": self._status()}
 
     def _get_position(self, msg: dict, rid: Any) -> dict:
@@ -429,14 +462,16 @@ class Engine:
         with self._lock:
             state = self._need_game(cmd).clone()
             self._need_idle(cmd)
-            applied = []
+            applied, before = [], []
             for i, move in enumerate(moves):
                 action = self._resolve_move(state, move, i, cmd)
                 player = state.current_player()
                 entry = {"player": player if player >= 0 else None, **_move_dict(state, action)}
+                before.append((state.clone(), not state.is_chance_node()))
                 state.apply_action(action)
                 applied.append(entry)
             self._state = state  # all or nothing: the engine's state changes only here
+            self._undo.extend(before)
             return {"applied": applied, "status": self._status()}
 
     def _chance(self, msg: dict, rid: Any) -> dict:
@@ -452,6 +487,7 @@ class Engine:
             outcome = self._seen(state, action)
             if outcome is not None and not self._hiding():
                 outcome["probability"] = probs[actions.index(action)]
+            self._undo.append((state.clone(), False))
             state.apply_action(action)
             return {"outcome": outcome, "hidden": outcome is None, "status": self._status()}
 
@@ -496,6 +532,33 @@ class Engine:
             self._need_game("status")
             return {"game": self._name, "seat": self._seat, "status": self._status()}
 
+    def _check_no_file_params(self, cmd: str, name: str, players: Any, params: dict) -> None:
+        defaults: dict = {}
+        for entry in _game_catalogue():
+            if entry["name"] == name:
+                defaults = next((d for d in entry["default_params"] if d.get("players") == players), {})
+        for key, value in params.items():
+            # The engine names no game: a parameter that is not text by default is data, never a path.
+            if isinstance(value, str) and key in defaults and not isinstance(defaults[key], str):
+                raise ProtocolError(
+                    "bad_request",
+                    f"{cmd}: params.{key} must be given as its value (as in list_games' default_params), not as a "
+                    "string: this engine reads no files for its clients",
+                )
+
+    def _apply_limits(self, cmd: str, settings: dict[str, Any]) -> None:
+        """Refuses search settings above the connection's limits; gives a tree search the cap on
+        its memory when it names none."""
+        lim = self._limits
+        for key in ("iterations", "time_limit", "threads", "max_nodes"):
+            cap = getattr(lim, key)
+            value = settings.get(key)
+            if cap is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
+                raise ProtocolError("bad_request", f"{cmd}: {key} is at most {cap} on this server, got {_show(value)}")
+        if lim.max_nodes is not None and "max_nodes" not in settings:
+            if settings.get("algorithm", "auto") in _TREE_ALGORITHMS:
+                settings["max_nodes"] = lim.max_nodes
+
     def _search_settings(self, msg: dict, cmd: str) -> dict[str, Any]:
         settings: dict[str, Any] = {}
         if "algorithm" in msg:
@@ -532,6 +595,7 @@ class Engine:
         settings = self._search_settings(msg, cmd)
         with self._lock:
             state = self._check_search(cmd, own_seat_only=True)
+            self._apply_limits(cmd, settings)
             settings.setdefault("seed", self._rng.getrandbits(64))
             self._start(rid, cmd, state.clone(), settings, None)
 
@@ -553,10 +617,13 @@ class Engine:
             if bot is not None:
                 if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
                     raise ProtocolError("bad_request", f"{cmd}: bot {bot.name} is not available for {self._name}")
-                bot.reset(self._rng.getrandbits(62))
                 if isinstance(bot, SearchBot) and bot.algorithm != "solver":
                     # A search bot's move is best_move with its settings: run that, so stop reaches it.
                     settings, bot = {"algorithm": bot.algorithm, **bot.settings}, None
+            if bot is None:
+                self._apply_limits(cmd, settings)  # before the generator moves: a refusal changes nothing
+            else:
+                bot.reset(self._rng.getrandbits(62))
             settings.setdefault("seed", self._rng.getrandbits(64))
             self._start(rid, cmd, state.clone(), settings, bot)
 
@@ -585,6 +652,11 @@ class Engine:
 
         ticker = threading.Thread(target=tick, name="nutcore-progress", daemon=True)
         ticker.start()
+        watchdog = None
+        if self._limits.search_seconds is not None:
+            watchdog = threading.Timer(self._limits.search_seconds, search.token.stop)
+            watchdog.daemon = True
+            watchdog.start()
         result = error = None
         try:
             if bot is not None:
@@ -602,6 +674,8 @@ class Engine:
         finally:
             done.set()
             ticker.join()
+            if watchdog is not None:
+                watchdog.cancel()
         with self._lock:
             # Cleared before the reply, so the client may start the next search as soon as it reads it.
             self._search = None
@@ -625,11 +699,16 @@ class Engine:
         action = result if isinstance(result, int) else result.action
         player = state.current_player()
         shown = self._seen(state, action)
+        self._undo.append((self._state.clone(), False))
         self._state.apply_action(action)
+        # The search's statistics go with a move the connection may see (never another seat's
+        # search on a seat's connection); the greedy, random and solver bots have none.
+        stats = result.to_dict() if shown is not None and not isinstance(result, int) else None
         return {
             "player": player,
             "move": shown,
             "hidden": shown is None,
+            "result": stats,
             "stopped": bool(getattr(result, "extra", {}).get("stopped", False)),
             "status": self._status(),
         }
@@ -641,6 +720,34 @@ class Engine:
             if search is not None:
                 search.token.stop()
             return {"searching": search is not None}
+
+    def _undo_cmd(self, msg: dict, rid: Any) -> dict:
+        cmd = "undo"
+        self._fields(msg, cmd, ("count",))
+        count = _integer(msg, cmd, "count", 1, MAX_MOVES, default=1)
+        with self._lock:
+            self._need_game(cmd)
+            self._need_idle(cmd)
+            # Back to before the count-th last move the connection gave by apply, undoing whatever
+            # followed it (the engine's moves, chance).
+            own = [i for i, (_, mine) in enumerate(self._undo) if mine]
+            if len(own) < count:
+                have = f"only {len(own)}" if own else "none"
+                raise ProtocolError(
+                    "not_now",
+                    f"{cmd}: {count} move(s) of this connection to undo wanted, {have} since the game or position "
+                    "began (undo takes back moves given by apply)",
+                )
+            index = own[-count]
+            state = self._undo[index][0]
+            del self._undo[index:]
+            if self._hiding():
+                # The truth behind the seat's view is drawn afresh from what the seat knows: else
+                # undoing and replaying would sample the same hidden cards again and again (the
+                # deck, the others' hands) and give them away.
+                state = state.resample_from_infostate(self._seat, self._rng.getrandbits(62))
+            self._state = state
+            return {"undone": count, "status": self._status()}
 
     def _quit(self, msg: dict, rid: Any) -> dict:
         self._fields(msg, "quit", ())

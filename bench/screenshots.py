@@ -1,0 +1,106 @@
+"""Screenshots of every game's board in the web page (`nutcore serve`), for docs/images/<game>.png.
+
+    python bench/screenshots.py [--out docs/images] [--moves 6]
+
+Starts the server on a free port, opens the page in the system's Chromium (Playwright; set
+NUTCORE_CHROMIUM to choose the browser), plays a few moves of each game as seat 0 against the AI
+(seeded: the same pictures every run) and saves the board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+import nutcore
+from nutcore.engine import MAX_LINE_BYTES
+from nutcore.web.server import bind, create_app, url_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def chromium() -> str:
+    path = os.environ.get("NUTCORE_CHROMIUM") or next(
+        filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None
+    )
+    if path is None:
+        sys.exit("screenshots: no Chromium found (apt-get install chromium, or set NUTCORE_CHROMIUM)")
+    return path
+
+
+def settle(page, before: int) -> str:
+    page.wait_for_function(
+        f"Number(document.body.dataset.renders || 0) > {before} && document.body.dataset.phase !== 'auto'",
+        timeout=60000,
+    )
+    return page.evaluate("document.body.dataset.phase")
+
+
+def shoot(page, game: str, moves: int, out: Path, seed: int) -> Path:
+    rng = random.Random(seed)
+    page.select_option("#game", game)
+    page.select_option("#players", "3")
+    for s in range(3):
+        page.fill(f"#seat-{s}", "human" if s == 0 else "greedy")
+    page.evaluate(
+        "s => { document.getElementById('seed').value = s; document.getElementById('delay').value = '0'; }", str(seed)
+    )
+    renders = lambda: int(page.evaluate("Number(document.body.dataset.renders || 0)"))  # noqa: E731
+    before = renders()
+    page.click("#start")
+    phase = settle(page, before)
+    for _ in range(moves):
+        if phase != "move":
+            break
+        actions = page.eval_on_selector_all("button.move", "bs => bs.map(b => b.dataset.action)")
+        before = renders()
+        page.click(f'button.move[data-action="{rng.choice(actions)}"]')
+        phase = settle(page, before)
+    path = out / f"{game}.png"
+    page.locator("#board").screenshot(path=str(path))
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "docs" / "images"))
+    parser.add_argument("--moves", type=int, default=6, help="seat 0's moves before the picture")
+    parser.add_argument("--seed", type=int, default=4)
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", ws_max_size=MAX_LINE_BYTES + 1024))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+            page.goto(url_of(sock))
+            page.wait_for_selector("body[data-ready=true]")
+            for game in nutcore.list_games():
+                print(shoot(page, game, args.moves, out, args.seed))
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    print(json.dumps({"games": nutcore.list_games(), "out": str(out)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,699 @@
+// The nutcore page: speaks the engine protocol (docs/engine-protocol.md) over the WebSocket /ws and
+// draws each game with its board module (boards/<game>.js). It names no game: the games, their
+// player counts, parameters and algorithms come from list_games.
+//
+// What a human may see in games of hidden information: with one human seat the page connects as that
+// seat, so it never receives what the seat has not seen; with several humans (hot seat) it hosts the
+// game but only ever asks for the board of the human to move, names no move or chance outcome, and
+// hides the board between two humans' turns.
+
+const $ = (id) => document.getElementById(id);
+
+// ----- the connection
+
+class EngineError extends Error {
+  constructor(reply) {
+    super(reply.message);
+    this.reply = reply;
+  }
+}
+
+let socket = null;
+let nextId = 1;
+const pending = new Map(); // request id -> {resolve, onInfo}
+
+function connect() {
+  return new Promise((resolve, reject) => {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    socket = new WebSocket(url);
+    socket.onopen = () => {
+      $("connection").textContent = "connected";
+      resolve();
+    };
+    socket.onerror = () => reject(new Error("cannot connect to the nutcore server"));
+    socket.onclose = () => {
+      $("connection").textContent = "disconnected: reload the page";
+      for (const p of pending.values()) p.resolve({ type: "error", error: "closed", message: "the connection closed" });
+      pending.clear();
+    };
+    socket.onmessage = (event) => {
+      let reply;
+      try {
+        reply = JSON.parse(event.data);
+      } catch (e) {
+        return showError(`unreadable reply from the server: ${e}`);
+      }
+      const p = pending.get(reply.id);
+      if (p === undefined) {
+        if (reply.type === "error") showError(reply.message);
+        return;
+      }
+      if (reply.type === "info") {
+        if (p.onInfo) p.onInfo(reply);
+        return;
+      }
+      pending.delete(reply.id);
+      p.resolve(reply);
+    };
+  });
+}
+
+// The final reply to one request (its "info" lines go to onInfo); an error reply is thrown.
+async function ask(cmd, fields = {}, onInfo = null) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) throw new EngineError({ message: "not connected" });
+  const id = nextId++;
+  const reply = await new Promise((resolve) => {
+    pending.set(id, { resolve, onInfo });
+    socket.send(JSON.stringify({ cmd, id, ...fields }));
+  });
+  if (reply.type === "error") throw new EngineError(reply);
+  return reply;
+}
+
+// ----- what the page knows
+
+let catalogue = []; // list_games
+const boards = new Map(); // game -> board module, or null when it has none
+const G = {
+  game: null, // list_games entry
+  players: 0,
+  params: {},
+  seats: [], // per seat "human" or a bot spec
+  humans: [],
+  hidden: false,
+  seat: null, // the connection's seat (hidden information, one human) or null (host)
+  status: null,
+  legal: [], // the human's legal moves when a human is to move
+  history: [], // {text, own, chance}
+  last: null,
+  holder: null, // hot seat: the human who has the device (whose view may be shown)
+  searching: false,
+  searchKind: null, // "go" or "hint"
+  paused: false,
+  gen: 0, // bumped by new game / undo / load: a running loop of automatic steps ends
+};
+
+const isHuman = (seat) => G.seats[seat] === "human";
+// Hot seat in a game of hidden information: the page hosts the game for several humans.
+const hotSeat = () => G.hidden && G.seat === null && G.humans.length > 0;
+const humanToMove = () =>
+  G.status && !G.status.terminal && !G.status.chance && G.status.current_player !== null && isHuman(G.status.current_player);
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ----- setup
+
+function defaultBot(entry) {
+  const algos = entry.algorithms;
+  if (algos.includes("ismcts")) return "ismcts:iterations=1000";
+  if (algos.includes("mcts")) return "mcts:iterations=1000";
+  return "greedy";
+}
+
+function botSpecs(entry) {
+  const specs = ["human", "greedy", "random"];
+  const examples = {
+    mcts: "mcts:iterations=1000",
+    ismcts: "ismcts:iterations=1000",
+    pimc: "pimc:iterations=1000,determinizations=10",
+    expectimax: "expectimax:depth=2",
+    solver: "solver",
+  };
+  for (const a of entry.algorithms) {
+    if (a !== "auto") specs.push(examples[a] || a);
+  }
+  for (const a of entry.algorithms) {
+    if (a === "mcts" || a === "ismcts") specs.push(`${a}:iterations=5000`, `${a}:time_limit=2`);
+  }
+  return specs;
+}
+
+function chosenEntry() {
+  return catalogue.find((g) => g.name === $("game").value);
+}
+
+function fillPlayers() {
+  const entry = chosenEntry();
+  const sel = $("players");
+  const keep = Number(sel.value) || 2;
+  sel.replaceChildren();
+  for (let n = entry.players.min; n <= entry.players.max; n++) sel.add(new Option(String(n), String(n)));
+  sel.value = String(Math.min(Math.max(keep, entry.players.min), entry.players.max));
+  const list = $("bot-specs");
+  list.replaceChildren(...botSpecs(entry).map((s) => new Option(s, s)));
+  fillSeats(true);
+}
+
+function fillSeats(reset) {
+  const entry = chosenEntry();
+  const n = Number($("players").value);
+  const box = $("seats");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.replaceChildren();
+  for (let s = 0; s < n; s++) {
+    const label = document.createElement("label");
+    label.className = "seat";
+    label.textContent = `Seat ${s} `;
+    const input = document.createElement("input");
+    input.setAttribute("list", "bot-specs");
+    input.id = `seat-${s}`;
+    input.spellcheck = false;
+    input.value = !reset && old[s] !== undefined ? old[s] : s === 0 ? "human" : defaultBot(entry);
+    input.title = "human, or a bot: greedy, random, mcts:iterations=N, ismcts:iterations=N, ...";
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+  const defaults = entry.default_params.find((p) => p.players === n) || entry.default_params[0];
+  $("defaults").textContent = JSON.stringify(defaults, null, 1);
+}
+
+// ----- a game
+
+async function startGame(position = null, loaded = null) {
+  clearError();
+  const entry = chosenEntry();
+  let params;
+  try {
+    params = JSON.parse($("params").value.trim() || "{}");
+  } catch (e) {
+    return showError(`Parameters: not valid JSON (${e.message})`);
+  }
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    return showError('Parameters: a JSON object such as {"turn_cap": 20}');
+  }
+  const players = Number($("players").value);
+  const seats = [];
+  for (let s = 0; s < players; s++) seats.push($(`seat-${s}`).value.trim() || "human");
+  const humans = seats.flatMap((spec, s) => (spec === "human" ? [s] : []));
+  // One human in a game of hidden information: connect as that seat, so the page only ever receives
+  // what it may see. Several humans (hot seat) or none (watching bots): host the game.
+  const seat = entry.hidden_information && humans.length === 1 ? humans[0] : null;
+  const request = { game: entry.name, players, params, seat };
+  const seedText = $("seed").value.trim();
+  if (seedText !== "") {
+    if (!/^\d+$/.test(seedText)) return showError("Seed: a whole number, or empty for a random one");
+    request.seed = Number(seedText);
+    if (!Number.isSafeInteger(request.seed)) return showError("Seed: at most 2^53 - 1 on this page");
+  }
+  if (G.searching) {
+    // The running search answers before the engine takes a new game.
+    await ask("stop").catch(() => {});
+    for (let i = 0; i < 250 && G.searching; i++) await sleep(20);
+  }
+  G.gen++;
+  const gen = G.gen;
+  let reply;
+  try {
+    reply = await ask("new_game", request);
+    if (position) reply = { ...reply, status: (await ask("set_position", { position })).status };
+  } catch (e) {
+    if (gen === G.gen) showError(e.message);
+    return;
+  }
+  if (gen !== G.gen) return;
+  Object.assign(G, {
+    game: entry,
+    players,
+    params: reply.params,
+    seats,
+    humans,
+    hidden: reply.hidden_information,
+    seat: reply.seat,
+    status: reply.status,
+    legal: [],
+    history: [],
+    last: null,
+    holder: null,
+    searching: false,
+    paused: false,
+  });
+  if (loaded) addHistory(`position loaded from ${loaded}`, false, false);
+  clearAi("Press Hint on your turn, or watch a bot think.");
+  await loadBoardModule(entry.name);
+  advance(gen);
+}
+
+async function loadBoardModule(name) {
+  if (boards.has(name)) return;
+  try {
+    const module = await import(`./boards/${name}.js`);
+    boards.set(name, typeof module.render === "function" ? module : null);
+  } catch (e) {
+    boards.set(name, null); // no board for this game: the text board
+  }
+}
+
+// The automatic part of the game: chance and bot seats, until a human is to move or the game ends.
+async function advance(gen) {
+  try {
+    while (gen === G.gen) {
+      const st = G.status;
+      if (st.terminal || G.paused) break;
+      if (st.chance) {
+        const r = await ask("chance");
+        if (gen !== G.gen) return;
+        noteMove(null, r.outcome, r.hidden);
+        G.status = r.status;
+      } else if (isHuman(st.current_player)) {
+        break;
+      } else {
+        await botMove(gen, st.current_player);
+        if (gen !== G.gen) return;
+      }
+      const delay = Number($("delay").value);
+      if (delay > 0) {
+        await render(gen);
+        await sleep(delay);
+      }
+    }
+    if (gen === G.gen) await render(gen);
+  } catch (e) {
+    if (gen !== G.gen) return;
+    showError(e.message);
+    G.paused = true; // an automatic step failed: wait for the user (Continue retries it)
+    await render(gen).catch(() => {});
+  }
+}
+
+async function botMove(gen, player) {
+  const spec = G.seats[player];
+  G.searching = true;
+  G.searchKind = "go";
+  updateControls();
+  const started = performance.now();
+  const showStats = !hotSeat() && !(G.hidden && G.seat !== null); // never another seat's statistics
+  if (showStats) clearAi(`Seat ${player} (${spec}) is thinking…`);
+  $("status").textContent = `Seat ${player} (${spec}) is thinking…`;
+  try {
+    const r = await ask("go", { bot: spec }, (info) => {
+      if (showStats) $("ai-progress").textContent = progressText(info);
+    });
+    if (gen !== G.gen) return;
+    noteMove(player, r.move, r.hidden);
+    G.status = r.status;
+    if (showStats) {
+      if (r.result) showResult(`Seat ${player} (${spec}) played`, r.result, player);
+      else clearAi(`Seat ${player} (${spec}) played ${r.move ? r.move.action_string : ""}`);
+      $("ai-progress").textContent = `${((performance.now() - started) / 1000).toFixed(2)} s`;
+    }
+  } finally {
+    G.searching = false;
+  }
+}
+
+function noteMove(player, move, hidden) {
+  const who = player === null ? "chance" : `seat ${player}`;
+  // Hot seat: a move or an outcome may be private to one human; the others read it from their view.
+  const secret = hidden || !move || hotSeat();
+  addHistory(`${who}: ${secret ? "(hidden)" : move.action_string}`, false, player === null);
+  G.last = secret ? null : { player, action_string: move.action_string };
+}
+
+function addHistory(text, own, chance) {
+  G.history.push({ text, own, chance });
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (chance) li.className = "chance";
+  $("history").appendChild(li);
+  li.scrollIntoView({ block: "nearest" });
+}
+
+function redrawHistory() {
+  $("history").replaceChildren(
+    ...G.history.map((h) => {
+      const li = document.createElement("li");
+      li.textContent = h.text;
+      if (h.chance) li.className = "chance";
+      return li;
+    }),
+  );
+}
+
+// ----- drawing
+
+function statusText() {
+  const st = G.status;
+  if (st.terminal) {
+    const scores = st.scores ? ` Points: ${st.scores.join(" : ")}.` : "";
+    const best = st.returns ? Math.max(...st.returns) : null;
+    const winners = st.returns ? st.returns.flatMap((r, s) => (r === best && r > 0 ? [s] : [])) : [];
+    const won = winners.length ? ` Won: seat ${winners.join(", seat ")}.` : "";
+    return `Game over.${scores}${won}`;
+  }
+  if (st.chance) return "Chance…";
+  const p = st.current_player;
+  if (isHuman(p)) return G.humans.length > 1 ? `Seat ${p}, your move` : `Your move (seat ${p})`;
+  return `Seat ${p} (${G.seats[p]}) to move${G.paused ? ": paused" : ""}`;
+}
+
+// Which seat's view to ask for: the connection's seat, or in hot seat the human to move (null:
+// show no board), or the whole board (perfect information, watching bots).
+function boardSeat() {
+  if (G.seat !== null) return { seat: undefined, show: true };
+  if (!hotSeat()) return { seat: undefined, show: true };
+  return { seat: G.holder, show: G.holder !== null };
+}
+
+async function render(gen) {
+  const st = G.status;
+  G.legal = [];
+  if (hotSeat()) {
+    // The board of the human to move only, once the others have looked away; nothing while the
+    // bots and chance play between two humans' turns.
+    const next = humanToMove() ? st.current_player : null;
+    // At the end the last human keeps the device and sees the final board from their seat.
+    if (!st.terminal && (next === null || next !== G.holder)) {
+      drawBoard(null);
+      drawMoves();
+      clearAi("");
+      if (next !== null) {
+        showCurtain(`Pass the device to seat ${next}`, `I am seat ${next}: show my board`, () => {
+          G.holder = next;
+          hideCurtain();
+          render(G.gen);
+        });
+        $("status").textContent = `Seat ${next}'s turn`;
+      } else {
+        showCurtain("The other seats are playing…", null, null);
+        $("status").textContent = statusText();
+      }
+      updateControls();
+      markPhase("curtain");
+      return;
+    }
+  }
+  hideCurtain();
+  if (humanToMove()) {
+    const legal = await ask("legal");
+    if (gen !== G.gen) return;
+    G.legal = legal.moves || [];
+  }
+  const which = boardSeat();
+  let board = null;
+  if (which.show) {
+    const fields = which.seat === undefined ? {} : { seat: which.seat };
+    board = await ask("board", fields);
+    if (gen !== G.gen) return;
+  }
+  drawBoard(board);
+  drawMoves();
+  $("status").textContent = statusText();
+  updateControls();
+  markPhase(st.terminal ? "over" : humanToMove() ? "move" : "auto");
+}
+
+function drawBoard(board) {
+  const box = $("board");
+  box.replaceChildren();
+  $("text-board").textContent = board ? board.text : "";
+  if (!board) return;
+  const module = boards.get(G.game.name);
+  const ctx = {
+    players: G.players,
+    params: G.params,
+    seat: G.seat !== null ? G.seat : hotSeat() ? G.holder : G.humans.length === 1 ? G.humans[0] : null,
+    toMove: G.status.current_player,
+    legal: G.legal.slice(),
+    play: (action) => play(action),
+    last: G.last,
+  };
+  if (module && board.json !== null) {
+    try {
+      module.render(box, board.json, ctx);
+      return;
+    } catch (e) {
+      console.error(e);
+      box.replaceChildren();
+    }
+  }
+  const pre = document.createElement("pre");
+  pre.className = "text-board";
+  pre.textContent = board.text;
+  box.appendChild(pre);
+}
+
+function drawMoves() {
+  const box = $("moves");
+  box.replaceChildren();
+  for (const m of G.legal) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "move";
+    b.dataset.action = String(m.action);
+    b.textContent = m.action_string;
+    // The action is read when clicked, as the board's targets give theirs.
+    b.addEventListener("click", () => play(Number(b.dataset.action)));
+    box.appendChild(b);
+  }
+  $("moves-box").hidden = G.legal.length === 0;
+}
+
+// For scripts and tests: what the page waits for, and a counter of finished drawings.
+function markPhase(phase) {
+  document.body.dataset.phase = phase;
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
+}
+
+function showCurtain(text, buttonText, onClick) {
+  $("curtain-text").textContent = text;
+  const button = $("curtain-button");
+  button.hidden = !buttonText;
+  button.textContent = buttonText || "";
+  button.onclick = onClick;
+  $("curtain").hidden = false;
+}
+
+function hideCurtain() {
+  $("curtain").hidden = true;
+}
+
+function updateControls() {
+  const playing = G.status !== null;
+  const mine = playing && humanToMove() && (!hotSeat() || G.holder === G.status.current_player);
+  $("hint").disabled = !mine || G.searching;
+  $("stop").disabled = !G.searching;
+  $("resume").hidden = !(playing && G.paused && !G.status.terminal);
+  $("undo").disabled = !playing || G.searching || !G.history.some((h) => h.own);
+  // A seat's connection may not read the position, nor may the page fetch it for one human in hot seat.
+  $("save").disabled = !playing || G.searching || (G.hidden && (G.seat !== null || G.humans.length > 0));
+  $("save").title = $("save").disabled && G.hidden ? "the position holds cards a human has not seen" : "";
+  for (const b of document.querySelectorAll("button.move")) b.disabled = !mine || G.searching;
+}
+
+// ----- the human's actions
+
+let playing = false;
+
+async function play(action) {
+  if (playing || !humanToMove() || G.searching) return;
+  playing = true;
+  const gen = G.gen;
+  const player = G.status.current_player;
+  try {
+    const r = await ask("apply", { moves: [action] });
+    if (gen !== G.gen) return;
+    clearError();
+    const m = r.applied[0];
+    const text = hotSeat() ? "(hidden)" : m.action_string;
+    addHistory(`seat ${player}: ${text}`, true, false);
+    G.last = hotSeat() ? null : { player, action_string: m.action_string };
+    G.status = r.status;
+    G.legal = [];
+    drawMoves();
+  } catch (e) {
+    // Refused (a stale target, a forged action): the engine's message, and the same turn goes on.
+    showError(e.message);
+    await render(gen).catch(() => {});
+    return;
+  } finally {
+    playing = false;
+  }
+  advance(gen);
+}
+
+function progressText(info) {
+  const b = info.budget || {};
+  const of = b.time_limit ? ` of ${b.time_limit} s` : b.iterations ? ` (${b.iterations} iterations)` : "";
+  return `thinking… ${info.elapsed.toFixed(2)} s${of}`;
+}
+
+function clearAi(title) {
+  $("ai-title").textContent = title;
+  $("ai-progress").textContent = "";
+  $("ai-best").textContent = "";
+  $("ai-bars").replaceChildren();
+}
+
+function showResult(title, result, player) {
+  $("ai-title").textContent = title;
+  const value = Array.isArray(result.value) ? result.value[player] : null;
+  const valueText = typeof value === "number" ? `, value ${value.toFixed(3)} for seat ${player}` : "";
+  $("ai-best").textContent = `${result.action_string}${valueText} (${result.algorithm}, ${result.iterations ?? "-"} iterations)`;
+  const stats = (result.actions || []).slice();
+  const byVisits = stats.some((s) => typeof s.visits === "number");
+  stats.sort((a, b) => (byVisits ? b.visits - a.visits : b.value - a.value));
+  const top = Math.max(1e-9, ...stats.map((s) => (byVisits ? s.visits : Math.max(0, s.value))));
+  const list = $("ai-bars");
+  list.replaceChildren();
+  for (const s of stats) {
+    const li = document.createElement("li");
+    li.className = s.action === result.action ? "best" : "";
+    const numbers = document.createElement("span");
+    numbers.className = "numbers";
+    numbers.textContent = byVisits ? `${s.visits} · ${s.value.toFixed(3)}` : s.value.toFixed(3);
+    const name = document.createElement("span");
+    name.textContent = s.action_string;
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    const fill = document.createElement("span");
+    fill.style.width = `${(100 * Math.max(0, byVisits ? s.visits : s.value)) / top}%`;
+    bar.appendChild(fill);
+    li.append(numbers, name, bar);
+    list.appendChild(li);
+  }
+}
+
+async function hint() {
+  if (!humanToMove() || G.searching) return;
+  const gen = G.gen;
+  const player = G.status.current_player;
+  const budget = Number($("hint-budget").value);
+  G.searching = true;
+  G.searchKind = "hint";
+  updateControls();
+  clearAi(`Hint for seat ${player}: thinking…`);
+  try {
+    const r = await ask("best_move", { time_limit: budget }, (info) => {
+      if (gen === G.gen) $("ai-progress").textContent = progressText(info);
+    });
+    if (gen !== G.gen) return;
+    showResult(`Hint for seat ${player}${r.stopped ? " (stopped)" : ""}`, r.result, player);
+    $("ai-progress").textContent = `${r.result.elapsed.toFixed(2)} s`;
+  } catch (e) {
+    if (gen === G.gen) showError(e.message);
+  } finally {
+    if (gen === G.gen) {
+      G.searching = false;
+      updateControls();
+    }
+  }
+}
+
+async function stop() {
+  // A bot's move still lands (its best so far); then the page waits for Continue.
+  if (G.searchKind === "go") G.paused = true;
+  updateControls();
+  try {
+    await ask("stop");
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function resume() {
+  G.paused = false;
+  clearError();
+  G.gen++;
+  advance(G.gen);
+}
+
+async function undo() {
+  if (G.searching) return;
+  G.gen++; // ends the loop of automatic steps
+  const gen = G.gen;
+  try {
+    const r = await ask("undo");
+    if (gen !== G.gen) return;
+    clearError();
+    // Back to before the human's last move: that move and everything after it leave the list.
+    while (G.history.length) {
+      if (G.history.pop().own) break;
+    }
+    redrawHistory();
+    G.status = r.status;
+    G.last = null;
+    G.paused = false;
+  } catch (e) {
+    if (gen === G.gen) showError(e.message);
+  }
+  if (gen === G.gen) advance(gen);
+}
+
+async function save() {
+  try {
+    const r = await ask("get_position");
+    const data = { game: G.game.name, players: G.players, params: G.params, position: r.position };
+    const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${G.game.name}-position.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function load(file) {
+  let data;
+  try {
+    data = JSON.parse(await file.text());
+  } catch (e) {
+    return showError(`${file.name}: not valid JSON (${e.message})`);
+  }
+  if (!data || typeof data !== "object" || typeof data.position !== "object" || data.position === null) {
+    return showError(`${file.name}: a saved position is an object with "game", "players", "params" and "position"`);
+  }
+  if (!catalogue.some((g) => g.name === data.game)) return showError(`${file.name}: unknown game ${JSON.stringify(data.game)}`);
+  $("game").value = data.game;
+  fillPlayers();
+  $("players").value = String(data.players);
+  fillSeats(false);
+  const params = { ...(data.params || {}) };
+  delete params.players;
+  $("params").value = JSON.stringify(params);
+  await startGame(data.position, file.name);
+}
+
+// ----- wiring
+
+async function main() {
+  try {
+    await connect();
+    catalogue = (await ask("list_games")).games;
+  } catch (e) {
+    $("connection").textContent = "not connected";
+    return showError(e.message);
+  }
+  const sel = $("game");
+  for (const g of catalogue) sel.add(new Option(g.name, g.name));
+  sel.addEventListener("change", fillPlayers);
+  $("players").addEventListener("change", () => fillSeats(false));
+  fillPlayers();
+  $("start").disabled = false;
+  $("start").addEventListener("click", () => startGame());
+  $("hint").addEventListener("click", hint);
+  $("stop").addEventListener("click", stop);
+  $("resume").addEventListener("click", resume);
+  $("undo").addEventListener("click", undo);
+  $("save").addEventListener("click", save);
+  $("load").addEventListener("change", (event) => {
+    const file = event.target.files[0];
+    event.target.value = "";
+    if (file) load(file);
+  });
+  document.body.dataset.ready = "true"; // for tests and scripts: the games are listed
+}
+
+main();

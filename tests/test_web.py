@@ -1,0 +1,442 @@
+"""`nutcore serve`: the WebSocket transport of the engine protocol and the page, in a real browser
+(Playwright driving the system's Chromium, tests/browser.py). A full game of every game through the
+page, the human's moves by clicks; an illegal click refused; the AI panel; hot seat; and for the
+games of hidden information, that the page shows a seat nothing it has not seen: at the human's
+turns the test swaps the server's true state for another the seat cannot tell from it, and the page
+must then look exactly the same."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import pytest
+
+import nutcore
+
+uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("starlette")
+ws_client = pytest.importorskip("websockets.sync.client")
+
+from browser import launch, sync_playwright  # noqa: E402
+
+from nutcore.engine import MAX_LINE_BYTES  # noqa: E402
+from nutcore.web.server import bind, create_app, url_of  # noqa: E402
+
+# Small games where the rules allow: the human plays one seat against the greedy bot.
+GAMES = {
+    "auf_die_nuesse": {"turn_cap": 6},
+    "purzelbaum": {"turn_cap": 10},
+    "ritter": {"turn_cap": 16},
+    "nutz": {"turn_cap": 14},
+}
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app on a free port, served by uvicorn in a thread: (base URL, app)."""
+    app = create_app()
+    sock = bind("127.0.0.1", 0)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_LINE_BYTES + 1024))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    yield url_of(sock), app
+    srv.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server[0])
+    pg.wait_for_selector("body[data-ready=true]", timeout=15000)
+    yield pg
+    context.close()
+    assert not errors, errors  # no uncaught exception in the page
+
+
+# ----- driving the page
+
+
+def setup(page, game: str, seats: list[str], params: dict, seed: int = 1) -> None:
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    for s, spec in enumerate(seats):
+        page.fill(f"#seat-{s}", spec)
+    # The fields in the closed "Parameters and seed" box, and no pause between automatic steps.
+    page.evaluate(
+        """([params, seed]) => {
+            document.getElementById('params').value = params;
+            document.getElementById('seed').value = seed;
+            document.getElementById('delay').value = '0';
+        }""",
+        [json.dumps(params), str(seed)],
+    )
+
+
+def renders(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.renders || 0)"))
+
+
+def wait_settled(page, after: int, timeout: float = 30000) -> str:
+    """Waits for a drawing after `after` that waits for the user; its phase."""
+    page.wait_for_function(
+        f"Number(document.body.dataset.renders || 0) > {after} && document.body.dataset.phase !== 'auto'",
+        timeout=timeout,
+    )
+    return page.evaluate("document.body.dataset.phase")
+
+
+def start(page, game, seats, params, seed=1) -> str:
+    setup(page, game, seats, params, seed)
+    before = renders(page)
+    page.click("#start")
+    return wait_settled(page, before)
+
+
+def click_move(page, action: str, blocked: list | None = None) -> bool:
+    """Clicks a board target of `action` when the board shows one, else its move button; whether a
+    target was clicked. A target that cannot be clicked (covered by another element) is noted in
+    `blocked` and the button is used."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    before = renders(page)
+    target = page.locator(f'#board .target[data-action="{action}"]')
+    used_target = target.count() > 0
+    if used_target:
+        try:
+            target.first.click(timeout=3000)
+        except PlaywrightError:
+            used_target = False
+            if blocked is not None:
+                blocked.append(page.eval_on_selector(f'button.move[data-action="{action}"]', "b => b.textContent"))
+    if not used_target:
+        page.locator(f'button.move[data-action="{action}"]').click()
+    wait_settled(page, before)
+    return used_target
+
+
+def legal_actions(page) -> list[str]:
+    return page.eval_on_selector_all("button.move", "bs => bs.map(b => b.dataset.action)")
+
+
+def engine_of(app):
+    """The server-side engine of the test's only connection."""
+    engines = list(app.state.engines)
+    assert len(engines) == 1, engines
+    return engines[0]
+
+
+def page_snapshot(page) -> str:
+    """Everything the page shows of the game (the error box aside): the HTML of the board, the
+    moves, the text board, the AI panel and the move list."""
+    return page.evaluate(
+        """() => ['board', 'moves', 'text-board', 'ai', 'history', 'status']
+            .map(id => document.getElementById(id).outerHTML).join('\\n')"""
+    )
+
+
+def swap_for_twin(engine, seat: int, rng: random.Random) -> tuple[bool, list[str]]:
+    """Replaces the engine's true state by another that `seat` cannot tell from it. Returns whether
+    the two differ, and the lines of the true state's full text board that the other lacks (what
+    depends on cards the seat has not seen: the page must never show them)."""
+    with engine._lock:
+        state = engine._state
+        view = state.information_state_string(seat)
+        for _ in range(30):
+            world = state.resample_from_infostate(seat, rng.getrandbits(62))
+            if world.information_state_string(seat) == view:
+                engine._state = world
+                other = set(str(world).splitlines())
+                return str(world) != str(state), [line for line in str(state).splitlines() if line not in other]
+    return False, []
+
+
+def play_through(page, app, game: str, params: dict, *, seat_checks: bool = False, seed: int = 1) -> dict:
+    """A whole game, the human at seat 0 against greedy; returns counts of what happened."""
+    rng = random.Random(seed)
+    phase = start(page, game, ["human", "greedy"], params, seed)
+    counts = {"moves": 0, "targets": 0, "twins": 0, "twins_differ": 0}
+    blocked: list[str] = []
+    while phase != "over":
+        assert phase == "move", phase
+        actions = legal_actions(page)
+        assert actions
+        if seat_checks and counts["moves"] % 3 == 0:
+            twin_check(page, app, rng, counts)
+        counts["targets"] += click_move(page, rng.choice(actions), blocked)
+        counts["moves"] += 1
+        assert counts["moves"] < 400
+        phase = page.evaluate("document.body.dataset.phase")
+    assert page.text_content("#status").startswith("Game over")
+    assert not blocked, f"board targets covered by other elements: {blocked}"
+    assert page.locator("button.move").count() == 0
+    return counts
+
+
+def twin_check(page, app, rng, counts) -> None:
+    """The page must show the same whatever the cards the seat has not seen: swap the server's truth
+    for a world the seat cannot tell from it, have the page draw again (a forged click is refused
+    and the page asks for the board and the moves again), compare."""
+    engine = engine_of(app)
+    before = page_snapshot(page)
+    differ, secret = swap_for_twin(engine, 0, rng)
+    counts["twins"] += 1
+    counts["twins_differ"] += differ
+    n = renders(page)
+    forged_click(page)
+    wait_settled(page, n)
+    assert page.is_visible("#error")
+    assert page_snapshot(page) == before
+    text = page.evaluate("document.documentElement.outerHTML")
+    leaked = [line for line in secret if line in text]
+    assert not leaked, leaked
+
+
+def forged_click(page) -> None:
+    """A move button whose action was changed in the page to one that is not legal."""
+    page.evaluate(
+        """() => { const b = document.querySelector('button.move'); b.dataset.action = '987654'; b.click(); }"""
+    )
+
+
+# ----- whole games
+
+
+@pytest.mark.parametrize("game", ["auf_die_nuesse", "purzelbaum"])
+def test_full_game_perfect_information(page, server, game):
+    counts = play_through(page, server[1], game, GAMES[game])
+    assert counts["moves"] >= 3
+    if game == "auf_die_nuesse":
+        history = page.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
+        assert any(h.startswith("chance: ") and "(hidden)" not in h for h in history), history[:5]
+        assert any(h.startswith("seat 1: ") for h in history)
+
+
+@pytest.mark.parametrize("game", ["ritter", "nutz"])
+def test_full_game_hidden_information_shows_only_the_seat_view(page, server, game):
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    counts = play_through(page, server[1], game, GAMES[game], seat_checks=True)
+    assert counts["twins"] >= 2 and counts["twins_differ"] >= 1, counts
+    # One human: the page played seat 0's connection, so it was never sent another seat's view.
+    replies = [json.loads(f) for f in frames]
+    assert any(r["type"] == "new_game" and r["seat"] == 0 for r in replies)
+    assert all(r.get("seat") in (0, None) for r in replies if r["type"] == "board")
+    assert not any(r["type"] == "get_position" for r in replies)
+    history = page.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
+    assert "chance: (hidden)" in history and "seat 1: (hidden)" in history
+    assert page.is_disabled("#save")  # a seat's connection may not read the position
+
+
+def test_the_twin_check_catches_a_page_that_shows_the_truth(page, server):
+    """The check above can fail: a page that draws the true state (as a host would) differs."""
+    start(page, "nutz", ["human", "greedy"], GAMES["nutz"])
+    engine = engine_of(server[1])
+    with engine._lock:
+        truth = str(engine._state)
+    page.evaluate("t => { document.getElementById('text-board').textContent = t; }", truth)
+    before = page_snapshot(page)
+    differ, secret = swap_for_twin(engine, 0, random.Random(5))
+    assert differ
+    page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(engine._state))
+    assert page_snapshot(page) != before
+    assert any(line in before for line in secret)
+
+
+# ----- the page's controls
+
+
+def test_illegal_click_hint_undo_and_save(page, server):
+    phase = start(page, "auf_die_nuesse", ["human", "greedy"], GAMES["auf_die_nuesse"])
+    assert phase == "move"
+    actions = legal_actions(page)
+    # A forged action: the engine's error is shown and the turn goes on.
+    n = renders(page)
+    forged_click(page)
+    wait_settled(page, n)
+    assert "not a legal move" in page.text_content("#error")
+    assert legal_actions(page) == actions
+    # The hint fills the AI panel: the best move, its value, a bar per move.
+    page.select_option("#hint-budget", "0.3")
+    page.click("#hint")
+    page.wait_for_selector("#ai-bars li", timeout=20000)
+    best = page.text_content("#ai-best")
+    assert "value" in best
+    assert page.locator("#ai-bars li").count() == len(actions)
+    assert page.locator("#ai-bars li.best").count() == 1
+    # A legal click after the refused one; then undo takes it back.
+    history_before = page.locator("#history li").count()
+    click_move(page, actions[0])
+    assert page.locator("#history li").count() > history_before
+    assert page.is_enabled("#undo")
+    n = renders(page)
+    page.click("#undo")
+    wait_settled(page, n)
+    assert page.locator("#history li").count() == history_before
+    assert legal_actions(page) == actions
+    # Save downloads the position as JSON; load plays it on.
+    with page.expect_download() as download:
+        page.click("#save")
+    with open(download.value.path(), encoding="utf-8") as f:
+        saved = json.load(f)
+    assert saved["game"] == "auf_die_nuesse" and saved["position"]["current_player"] == 0
+    path = download.value.path()
+    n = renders(page)
+    page.set_input_files("#load", str(path))
+    wait_settled(page, n)
+    assert legal_actions(page) == actions
+    assert "position loaded" in page.text_content("#history")
+
+
+def test_hot_seat_hides_the_board_between_two_humans(page, server):
+    phase = start(page, "ritter", ["human", "human"], GAMES["ritter"], seed=3)
+    assert phase == "curtain"
+    assert page.is_visible("#curtain") and "seat 0" in page.text_content("#curtain")
+    assert page.locator("#board svg, #board pre").count() == 0 and page.text_content("#text-board") == ""
+    engine = engine_of(server[1])
+    assert engine._seat is None  # the page hosts the game
+    for _ in range(4):
+        with engine._lock:
+            seat = engine._state.current_player()
+        n = renders(page)
+        page.click("#curtain-button")
+        assert wait_settled(page, n) == "move"
+        with engine._lock:
+            view = engine._state.information_state_string(seat)
+        assert page.text_content("#text-board") == view  # that seat's view, nothing more
+        assert page.is_disabled("#save")
+        n = renders(page)
+        page.locator("button.move").first.click()
+        phase = wait_settled(page, n)
+        if phase != "curtain":
+            break
+        assert page.text_content("#text-board") == "" and page.locator("button.move").count() == 0
+    history = page.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
+    assert history and all(h.endswith("(hidden)") for h in history), history
+
+
+def test_watching_bots_and_stopping_a_search(page, server):
+    setup(page, "auf_die_nuesse", ["mcts:iterations=2000000,time_limit=20", "greedy"], {"turn_cap": 3})
+    page.click("#start")
+    # The bot thinks for up to 20 s: the page stays responsive, shows progress, and Stop ends it.
+    page.wait_for_function("document.getElementById('ai-progress').textContent.includes('thinking')", timeout=20000)
+    page.click("#stop")
+    page.wait_for_selector("#resume:not([hidden])", timeout=10000)
+    page.wait_for_selector("#ai-bars li", timeout=10000)  # the stopped search's statistics
+    assert "played" in page.text_content("#ai-title")
+
+
+# ----- the WebSocket
+
+
+def ask(ws, **msg) -> dict:
+    ws.send(json.dumps(msg))
+    while True:
+        reply = json.loads(ws.recv(timeout=30))
+        if reply.get("id") == msg.get("id") and reply["type"] != "info":
+            return reply
+
+
+def test_websocket_bad_input_limits_and_a_socket_closed_mid_search(server):
+    url, app = server
+    wsurl = url.replace("http://", "ws://") + "ws"
+    with ws_client.connect(wsurl) as ws:
+        ws.send("this is not JSON")
+        assert json.loads(ws.recv(timeout=10))["error"] == "bad_json"
+        ws.send(b"\xff\xfe")
+        assert json.loads(ws.recv(timeout=10))["error"] == "bad_json"
+        assert ask(ws, cmd="warp", id=1)["error"] == "unknown_command"
+        ws.send("[1, 2]")
+        assert json.loads(ws.recv(timeout=10))["error"] == "bad_request"
+        # No file is read for a client: a parameter that is data is given as data.
+        err = ask(ws, cmd="new_game", game="nutz", players=2, seat=0, params={"cards": "/etc/passwd"}, id=2)
+        assert err["error"] == "bad_request" and "no files" in err["message"]
+        assert (
+            ask(ws, cmd="new_game", game="ritter", players=2, seat=0, params={"shout_resolution": "separate"}, id=3)[
+                "type"
+            ]
+            == "new_game"
+        )
+        assert ask(ws, cmd="new_game", game="auf_die_nuesse", players=2, seed=1, id=4)["type"] == "new_game"
+        while ask(ws, cmd="status", id=5)["status"]["chance"]:
+            ask(ws, cmd="chance", id=6)
+        for bad in ({"time_limit": 3600}, {"threads": 1000}, {"iterations": 10**12}, {"options": {"max_nodes": 10**9}}):
+            err = ask(ws, cmd="best_move", id=7, **bad)
+            assert err["error"] == "bad_request" and "at most" in err["message"], err
+        err = ask(ws, cmd="go", bot="mcts:iterations=999999999999", id=8)
+        assert err["error"] == "bad_request" and "at most" in err["message"]
+        assert ask(ws, cmd="best_move", iterations=50, id=9)["type"] == "best_move"
+        # An illegal move: the engine's error; the connection lives on.
+        assert ask(ws, cmd="apply", moves=["store 99"], id=10)["error"] == "illegal_move"
+        assert ask(ws, cmd="hello", id=11)["type"] == "hello"
+
+    # A socket closed in the middle of a long search: the search stops, another client is served.
+    with ws_client.connect(wsurl) as first:
+        ask(first, cmd="new_game", game="auf_die_nuesse", players=2, seed=2, id=1)
+        while ask(first, cmd="status", id=2)["status"]["chance"]:
+            ask(first, cmd="chance", id=3)
+        first.send(json.dumps({"cmd": "best_move", "time_limit": 25, "id": "long"}))
+        assert json.loads(first.recv(timeout=10))["type"] == "info"  # it is running
+    with ws_client.connect(wsurl) as second:
+        assert ask(second, cmd="hello", id=1)["type"] == "hello"
+        ask(second, cmd="new_game", game="purzelbaum", players=2, seed=3, id=2)
+        assert ask(second, cmd="legal", id=3)["type"] == "legal"
+    deadline = time.monotonic() + 5
+    while app.state.engines or any(t.name.startswith("nutcore-best_move") for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the closed socket's search still runs"
+        time.sleep(0.05)
+
+
+def test_websocket_refuses_other_origins(server):
+    url, _ = server
+    wsurl = url.replace("http://", "ws://") + "ws"
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus, match="403"):
+        with ws_client.connect(wsurl, origin="http://evil.example", open_timeout=5):
+            pass
+    with ws_client.connect(wsurl, origin=url.rstrip("/")) as ws:  # the page's own origin
+        assert ask(ws, cmd="hello", id=1)["type"] == "hello"
+
+
+def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError("No module named 'uvicorn'", name="uvicorn")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    from nutcore.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert 'pip install "nutcore[web]"' in capsys.readouterr().err
+
+
+def test_games_listed_by_the_page_are_the_engine_s(page):
+    names = page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")
+    assert names == nutcore.list_games()
