@@ -89,9 +89,15 @@ class OpenSpielMCTS:
         self.iterations = 0
 
     def step(self, state) -> int:
-        root = self.bot.mcts_search(state)
-        self.iterations += root.explore_count
-        return root.best_child().action
+        # Under load a search can run out of its time before it has expanded the root (best_child()
+        # is then None): search again, so the bot always gets a searched move (and the extra time).
+        for _ in range(10):
+            root = self.bot.mcts_search(state)
+            self.iterations += root.explore_count
+            best = root.best_child()
+            if best is not None:
+                return best.action
+        raise RuntimeError("OpenSpiel's MCTS expanded nothing in 10 searches")
 
 
 class OpenSpielISMCTS:
