@@ -243,6 +243,13 @@ def test_best_move_progress_lines_and_stop(proc):
     assert all(i["command"] == "best_move" and i["budget"] == {"iterations": None, "time_limit": 60} for i in infos)
     elapsed = [i["elapsed"] for i in infos]
     assert elapsed == sorted(elapsed) and 0.2 < elapsed[0] < 0.6 and elapsed[-1] < 2.0
+    # The search so far, live: growing iterations, every legal move with its visits.
+    counts = [i["iterations"] for i in infos]
+    assert counts == sorted(counts) and counts[0] > 0 and counts[-1] > counts[0]
+    for i in infos:
+        assert {a["action"] for a in i["actions"]} == legal
+        assert sum(a["visits"] for a in i["actions"]) <= i["iterations"]
+        assert all(set(a) == {"action", "action_string", "visits", "value"} for a in i["actions"])
     # The engine keeps reading: reads are answered, a second search and state changes are refused.
     assert proc.ask(cmd="second", id="x")["error"] == "unknown_command"
     assert proc.ask(cmd="best_move", iterations=10)["error"] == "busy"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -362,3 +364,36 @@ def test_cli_play_against_the_ai(monkeypatch, capsys):
     answers = iter(["quit"])
     assert main(["play", "auf_die_nuesse", "--players", "3", "--seat", "2", "--bot", "random"]) == 0
     assert "bye" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, algorithm", [("auf_die_nuesse", "mcts"), ("ritter", "ismcts")])
+def test_a_stop_token_shows_the_search_as_it_runs(name, algorithm):
+    # StopToken.progress(): the root statistics the search reports while it runs (for front ends);
+    # the last report is the finished search's own statistics, and reading it changes nothing.
+    state = nutcore.load_game(name).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    token = nutcore.StopToken()
+    assert token.progress() is None
+    seen = []
+    finished = threading.Event()
+
+    def watch():
+        while not finished.is_set():
+            seen.append(token.progress())
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    result = nutcore.best_move(state, algorithm=algorithm, time_limit=0.8, seed=3, stop=token)
+    finished.set()
+    watcher.join()
+    live = [s["iterations"] for s in seen if s is not None]
+    assert len(live) >= 2 and live == sorted(live) and live[0] < result.iterations
+    final = token.progress()
+    assert final["iterations"] == result.iterations
+    assert [(a["action"], a["visits"]) for a in final["actions"]] == [(a.action, a.visits) for a in result.actions]
+    again = nutcore.best_move(state, algorithm=algorithm, iterations=3000, seed=5, stop=token)
+    plain = nutcore.best_move(state, algorithm=algorithm, iterations=3000, seed=5)
+    assert [a.visits for a in again.actions] == [a.visits for a in plain.actions]
+    assert token.progress()["iterations"] == 3000

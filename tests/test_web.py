@@ -277,12 +277,15 @@ def test_illegal_click_hint_undo_and_save(page, server):
     wait_settled(page, n)
     assert "not a legal move" in page.text_content("#error")
     assert legal_actions(page) == actions
-    # The hint fills the AI panel: the best move, its value, a bar per move.
-    page.select_option("#hint-budget", "0.3")
+    # The hint fills the AI panel while the AI thinks (the search so far, a bar per move), then with
+    # the best move, its value, a bar per move.
+    page.select_option("#hint-budget", "1")
     page.click("#hint")
-    page.wait_for_selector("#ai-bars li", timeout=20000)
+    page.wait_for_function("document.querySelector('#ai-best').textContent.includes('so far')", timeout=20000)
+    assert page.locator("#ai-bars li").count() == len(actions)
+    page.wait_for_function("document.querySelector('#ai-best').textContent.includes('value')", timeout=20000)
     best = page.text_content("#ai-best")
-    assert "value" in best
+    assert "value" in best and "so far" not in best
     assert page.locator("#ai-bars li").count() == len(actions)
     assert page.locator("#ai-bars li.best").count() == 1
     # A legal click after the refused one; then undo takes it back.

@@ -26,6 +26,7 @@ namespace py = pybind11;
 // command, a web page's button) and the search ends within milliseconds.
 struct StopToken {
   StopFlag flag{false};
+  SearchProgress progress;  // the live root statistics of the search using this token
   void stop() { flag.store(true); }
   void reset() { flag.store(false); }
   bool stopped() const { return flag.load(); }

@@ -51,6 +51,13 @@ inline py::dict mcts_result_to_py(const MctsResult& r) {
   return out;
 }
 
+// A token's progress record, emptied for a new search (none without a token).
+inline SearchProgress* progress_of(StopToken* token) {
+  if (!token) return nullptr;
+  token->progress.clear();
+  return &token->progress;
+}
+
 // The arguments every sampling search takes, range-checked (ValueError from Python).
 inline void read_budget(MctsOptions& o, const py::handle& iterations, double time_limit, double exploration,
                         const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
@@ -72,12 +79,13 @@ void bind_information_search(py::module_& m) {
     m.def(name, [pimc](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                        const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
                        const py::handle& max_nodes, const py::handle& determinizations, double policy_bias,
-                       const StopToken* token) {
+                       StopToken* token) {
       IsmctsOptions o;
       read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
       o.determinizations = static_cast<int>(int_arg(determinizations, "determinizations", 1, 100000));
       if (!(policy_bias >= 0) || !std::isfinite(policy_bias)) throw std::invalid_argument("policy_bias must be >= 0");
       o.policy_bias = policy_bias;
+      o.progress = progress_of(token);
       // The search works on a copy: Python may touch `state` while the GIL is released.
       const MctsResult r = run_interruptible(
           [game = state.game, root = state.state, o, pimc](const StopFlag* stop) mutable {
@@ -119,9 +127,10 @@ void bind_full_information_search(py::module_& m) {
   }
   m.def("mcts_search", [](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                           const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
-                          const py::handle& max_nodes, const StopToken* token) {
+                          const py::handle& max_nodes, StopToken* token) {
     MctsOptions o;
     read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
+    o.progress = progress_of(token);
     // The search works on a copy: Python may touch `state` while the GIL is released.
     const MctsResult r = run_interruptible(
         [game = state.game, root = state.state, o](const StopFlag* stop) mutable {

@@ -4,13 +4,38 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
+#include <vector>
+
+#include "core/types.h"
 
 namespace nutcore {
 
 using StopFlag = std::atomic<bool>;
 
 inline bool stop_requested(const StopFlag* stop) { return stop && stop->load(std::memory_order_relaxed); }
+
+// A live view of a running search, for front ends that show the AI thinking: the search's first
+// thread copies its root statistics here every `interval` seconds (readers take the mutex). The
+// search never reads it back, so it cannot change what the search does.
+struct SearchProgress {
+  struct Entry {
+    Action action;
+    long visits;
+    double mean_value;  // for the seat to move at the root
+  };
+  double interval = 0.2;
+  std::mutex mutex;
+  long iterations = 0;  // of the reporting thread (with several threads, a share of the total)
+  std::vector<Entry> actions;
+
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex);
+    iterations = 0;
+    actions.clear();
+  }
+};
 
 // Thrown by work that cannot return a meaningful partial result when it is stopped.
 struct Stopped : std::runtime_error {

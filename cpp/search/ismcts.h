@@ -83,7 +83,13 @@ class IsmctsTree {
   }
 
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
-    return detail::run_iterations(iterations, start, time_limit, options_.stop, [this] { iterate(); });
+    return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
+                                  [this](long done) {
+                                    detail::report_root(*options_.progress, done, nodes_[0].num_children, [&](int i) {
+                                      const Child& c = root_child(i);
+                                      return std::tuple<Action, long, double>(c.action, c.visits, c.value);
+                                    });
+                                  });
   }
 
   const Node& root() const { return nodes_[0]; }
@@ -234,7 +240,9 @@ MctsResult ismcts_search(const G& game, const typename G::StateType& root, const
   IsmctsOptions per_tree = options;
   per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
   detail::run_threads(t_count, [&](int t) {
-    trees[t] = std::make_unique<IsmctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
+    IsmctsOptions mine = per_tree;
+    if (t != 0) mine.progress = nullptr;  // one reporter
+    trees[t] = std::make_unique<IsmctsTree<G>>(game, root, mine, options.seed * 0x9E3779B97F4A7C15ULL + t);
     const long share = detail::share_of(options.iterations, t_count, t);
     if (options.iterations > 0 && share == 0) return;
     done[t] = trees[t]->search(share, start, options.time_limit);
@@ -274,6 +282,7 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
   const int t_count = std::min(options.threads, d_count);
   const int mover = game.current_player(root);
   MctsOptions mcts = options;  // the shared settings; the budget is shared out below
+  mcts.progress = nullptr;     // one determinisation's tree is no view of the whole search
   mcts.max_nodes = std::max(1000L, options.max_nodes / t_count);
   struct Part {
     std::vector<ActionStats> stats;

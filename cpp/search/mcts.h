@@ -19,6 +19,7 @@
 #include <memory>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "core/game_concept.h"
@@ -36,6 +37,7 @@ struct MctsOptions {
   bool heuristic_rollouts = false;  // playouts by the game's rollout_action() when it has one
   long max_nodes = 20'000'000;    // the search stops growing its tree beyond this (memory guard)
   const StopFlag* stop = nullptr;  // set by the caller: the search ends after its current iteration
+  SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
 };
 
 struct MctsResult {
@@ -74,20 +76,39 @@ namespace detail {
 // `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration runs, so
 // that there is a move to return. The clock is read every 16 iterations: cheap, and precise enough
 // for sub-second limits; elapsed seconds are compared as doubles, so that no time limit can
-// overflow a time point.
-template <typename Iterate>
+// overflow a time point. With `progress`, report(done) runs every progress->interval seconds.
+template <typename Iterate, typename Report>
 long run_iterations(long iterations, std::chrono::steady_clock::time_point start, double time_limit,
-                    const StopFlag* stop, Iterate&& iterate) {
+                    const StopFlag* stop, SearchProgress* progress, Iterate&& iterate, Report&& report) {
   long done = 0;
+  auto reported = start;
   while (iterations <= 0 || done < iterations) {
     if (stop_requested(stop)) break;
-    if (time_limit > 0 && done > 0 && (done & 15) == 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
-      break;
+    if ((time_limit > 0 || progress) && done > 0 && (done & 15) == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (time_limit > 0 && std::chrono::duration<double>(now - start).count() >= time_limit) break;
+      if (progress && std::chrono::duration<double>(now - reported).count() >= progress->interval) {
+        report(done);
+        reported = now;
+      }
+    }
     iterate();
     ++done;
   }
+  if (progress && done > 0) report(done);
   return done;
+}
+
+// Writes a root's statistics to `progress`: children(i) gives (action, visits, summed value).
+template <typename Child>
+void report_root(SearchProgress& progress, long done, int num_children, Child&& child) {
+  std::lock_guard<std::mutex> lock(progress.mutex);
+  progress.iterations = done;
+  progress.actions.clear();
+  for (int i = 0; i < num_children; ++i) {
+    const auto [action, visits, value] = child(i);
+    progress.actions.push_back({action, static_cast<long>(visits), visits ? value / visits : 0.0});
+  }
 }
 
 // Part `index` of `total` iterations split into `parts` (0 stays 0: no iteration limit).
@@ -174,7 +195,14 @@ class MctsTree {
   // since `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration
   // runs, so that there is a move to return.
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
-    return detail::run_iterations(iterations, start, time_limit, options_.stop, [this] { iterate(); });
+    return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
+                                  [this](long done) {
+                                    const int mover = node(0).player;
+                                    detail::report_root(*options_.progress, done, node(0).num_children, [&](int i) {
+                                      const Node& c = child(i);
+                                      return std::tuple<Action, long, double>(c.action, c.visits, c.value[mover]);
+                                    });
+                                  });
   }
 
   const Node& root() const { return node(0); }
@@ -318,7 +346,9 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
   MctsOptions per_tree = options;
   per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
   detail::run_threads(t_count, [&](int t) {
-    trees[t] = std::make_unique<MctsTree<G>>(game, root, per_tree, options.seed * 0x9E3779B97F4A7C15ULL + t);
+    MctsOptions mine = per_tree;
+    if (t != 0) mine.progress = nullptr;  // one reporter
+    trees[t] = std::make_unique<MctsTree<G>>(game, root, mine, options.seed * 0x9E3779B97F4A7C15ULL + t);
     const long share = detail::share_of(options.iterations, t_count, t);
     if (options.iterations > 0 && share == 0) return;
     done[t] = trees[t]->search(share, start, options.time_limit);

@@ -641,13 +641,30 @@ class Engine:
         done = threading.Event()
         budget = {"iterations": settings.get("iterations"), "time_limit": settings.get("time_limit")}
 
+        # Another seat's search is none of a seat's business (its statistics would hint at its cards).
+        show_stats = search.command == "best_move" or self._may_see_choice(state)
+
         def tick() -> None:
-            # The native search does not call back: progress is the elapsed time against the budget.
+            # The elapsed time against the budget and, for MCTS and ISMCTS, the root statistics the
+            # native search reports as it runs (StopToken.progress()).
             while not done.wait(PROGRESS_INTERVAL):
                 info: dict[str, Any] = {"type": "info"}
                 if search.rid is not _MISSING:
                     info["id"] = search.rid
                 info.update(command=search.command, elapsed=round(time.monotonic() - start, 3), budget=budget)
+                live = search.token.progress() if show_stats else None
+                if live is not None:
+                    info["iterations"] = live["iterations"]
+                    # The shape of the answer's result["actions"].
+                    info["actions"] = [
+                        {
+                            "action": a["action"],
+                            "action_string": state.action_to_string(a["action"]),
+                            "visits": a["visits"],
+                            "value": a["mean_value"],
+                        }
+                        for a in live["actions"]
+                    ]
                 self.emit(info)
 
         ticker = threading.Thread(target=tick, name="nutcore-progress", daemon=True)

@@ -297,7 +297,7 @@ async function botMove(gen, player) {
   $("status").textContent = `Seat ${player} (${spec}) is thinking…`;
   try {
     const r = await ask("go", { bot: spec }, (info) => {
-      if (showStats) $("ai-progress").textContent = progressText(info);
+      if (showStats) showProgress(`Seat ${player} (${spec}) is thinking…`, info, player);
     });
     if (gen !== G.gen) return;
     noteMove(player, r.move, r.hidden);
@@ -528,6 +528,22 @@ function progressText(info) {
   return `thinking… ${info.elapsed.toFixed(2)} s${of}`;
 }
 
+// A progress line: the elapsed time and, from MCTS and ISMCTS, the visit bars of the search so far.
+function showProgress(title, info, player) {
+  if (Array.isArray(info.actions) && info.actions.length) {
+    const best = info.actions.reduce((a, b) => (b.visits > a.visits ? b : a));
+    showResult(title, {
+      action: best.action,
+      action_string: `${best.action_string} so far`,
+      value: null,
+      algorithm: "searching",
+      iterations: info.iterations,
+      actions: info.actions,
+    }, player);
+  }
+  $("ai-progress").textContent = progressText(info);
+}
+
 function clearAi(title) {
   $("ai-title").textContent = title;
   $("ai-progress").textContent = "";
@@ -575,7 +591,7 @@ async function hint() {
   clearAi(`Hint for seat ${player}: thinking…`);
   try {
     const r = await ask("best_move", { time_limit: budget }, (info) => {
-      if (gen === G.gen) $("ai-progress").textContent = progressText(info);
+      if (gen === G.gen) showProgress(`Hint for seat ${player}: thinking…`, info, player);
     });
     if (gen !== G.gen) return;
     showResult(`Hint for seat ${player}${r.stopped ? " (stopped)" : ""}`, r.result, player);
