@@ -15,12 +15,26 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "core/stop.h"
 
 namespace nutcore::bindings {
 
 namespace py = pybind11;
+
+// Per-move statistics as Python dicts (a search's result, a running search's progress).
+inline py::list action_stats_to_py(const std::vector<ActionStats>& stats) {
+  py::list actions;
+  for (const auto& s : stats) {
+    py::dict d;
+    d["action"] = s.action;
+    d["visits"] = s.visits;
+    d["mean_value"] = s.mean_value;
+    actions.append(d);
+  }
+  return actions;
+}
 
 // nutcore.StopToken: hand one to a search, call stop() from another thread (an engine's "stop"
 // command, a web page's button) and the search ends within milliseconds.

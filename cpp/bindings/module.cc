@@ -31,17 +31,9 @@ PYBIND11_MODULE(_core, m) {
       .def("progress", [](StopToken& token) -> py::object {
         std::lock_guard<std::mutex> lock(token.progress.mutex);
         if (token.progress.actions.empty()) return py::none();
-        py::list actions;
-        for (const auto& e : token.progress.actions) {
-          py::dict d;
-          d["action"] = e.action;
-          d["visits"] = e.visits;
-          d["mean_value"] = e.mean_value;
-          actions.append(d);
-        }
         py::dict out;
         out["iterations"] = token.progress.iterations;
-        out["actions"] = actions;
+        out["actions"] = nutcore::bindings::action_stats_to_py(token.progress.actions);
         return out;
       }, "The root statistics of the MCTS or ISMCTS search using this token, as it runs (every 0.2 s; its "
          "first thread's share with several threads), or None before its first report.");

@@ -12,17 +12,9 @@
 namespace nutcore::bindings {
 
 inline py::dict stats_to_py(Action best, const std::vector<ActionStats>& stats) {
-  py::list actions;
-  for (const auto& s : stats) {
-    py::dict d;
-    d["action"] = s.action;
-    d["visits"] = s.visits;
-    d["mean_value"] = s.mean_value;
-    actions.append(d);
-  }
   py::dict out;
   out["action"] = best;
-  out["actions"] = actions;
+  out["actions"] = action_stats_to_py(stats);
   return out;
 }
 

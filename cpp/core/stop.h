@@ -20,15 +20,10 @@ inline bool stop_requested(const StopFlag* stop) { return stop && stop->load(std
 // thread copies its root statistics here every `interval` seconds (readers take the mutex). The
 // search never reads it back, so it cannot change what the search does.
 struct SearchProgress {
-  struct Entry {
-    Action action;
-    long visits;
-    double mean_value;  // for the seat to move at the root
-  };
   double interval = 0.2;
   std::mutex mutex;
   long iterations = 0;  // of the reporting thread (with several threads, a share of the total)
-  std::vector<Entry> actions;
+  std::vector<ActionStats> actions;  // per root move, the mean value for the seat to move there
 
   void clear() {
     std::lock_guard<std::mutex> lock(mutex);

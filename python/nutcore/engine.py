@@ -485,7 +485,7 @@ class Engine:
             actions, probs = zip(*state.chance_outcomes())
             action = self._rng.choices(actions, probs)[0]
             outcome = self._seen(state, action)
-            if outcome is not None and not self._hiding():
+            if outcome is not None:  # named only where the connection may see the outcomes
                 outcome["probability"] = probs[actions.index(action)]
             self._undo.append((state.clone(), False))
             state.apply_action(action)
