@@ -25,6 +25,7 @@ from . import _checks
 from ._core import SearchStopped, StopToken, __version__
 from .bots import SearchBot, make_bot
 from .games import list_games, load_game
+from .search import _SAMPLING as SAMPLING_ALGORITHMS
 from .search import best_move
 
 PROTOCOL_VERSION = 1
@@ -141,8 +142,9 @@ class Limits:
     file_params: bool = True
 
 
-# A search's tree memory option, where the algorithm takes one.
-_TREE_ALGORITHMS = ("auto", "mcts", "ismcts", "pimc")
+# The algorithms with a tree memory option (max_nodes): the sampling searches, and "auto", which
+# takes their settings.
+_TREE_ALGORITHMS = ("auto", *SAMPLING_ALGORITHMS)
 
 
 class _Search:
