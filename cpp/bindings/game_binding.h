@@ -177,6 +177,21 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def("returns", &S::returns)
       .def("scores", &S::scores)
       .def("history", [](const S& s) { return s.history; })
+      // For the tests of random_playout's contract: (the uniform action playouts draw, the one
+      // drawn from the listed legal actions) from generators seeded alike.
+      .def("_random_action_pair", [](const S& s, const py::handle& seed_obj) {
+        if (s.game->is_terminal(s.state) || s.game->is_chance(s.state))
+          throw py::value_error("_random_action_pair needs a decision node");
+        const uint64_t seed = seed_arg(seed_obj);
+        typename G::Actions legal;
+        s.game->legal_actions(s.state, legal);
+        Rng listed(seed), drawn(seed);
+        const Action by_list = legal[static_cast<int>(listed.below(static_cast<uint32_t>(legal.size())))];
+        Action by_game = by_list;
+        if constexpr (HasRandomAction<G>) by_game = s.game->random_action(s.state, drawn);
+        else drawn.below(static_cast<uint32_t>(legal.size()));
+        return py::make_tuple(by_game, by_list, drawn.next() == listed.next());
+      }, py::arg("seed"))
       .def("clone", [](const S& s) { return s; })
       .def("__copy__", [](const S& s) { return s; })
       .def("__deepcopy__", [](const S& s, py::dict) { return s; }, py::arg("memo"))

@@ -10,12 +10,16 @@
 //      histories it cannot tell apart share statistics) and pick the child maximising
 //        Q_p(c) + C * sqrt(ln A(c) / n(c)),   A(c): iterations in which c was legal ("available")
 //      (the subset-armed bandit: legal actions may differ between determinisations); unvisited
-//      legal children first
+//      legal children first, the rollout policy's choice first among them
 //      Keying by the acting seat's view follows OpenSpiel's ISMCTS. A tree keyed by the searching
 //      seat's view everywhere (opponents deciding on what the searcher knows) was tried: it models
 //      opponents as not knowing their own cards, and on Ritter walked into thieves another seat had
 //      seen (tests/test_ismcts.py, test_avoids_a_thief_another_seat_knows_when_carrying).
-//   3. the first node not yet in the tree is added, then a playout to the end of the game
+//   3. nodes not yet in the tree are added on the way, up to and including the first one of the
+//      searching seat, then a playout to the end of the game. The other seats' nodes fragment (one
+//      per determinisation of what they know): new ones would end most walks one move deep, so the
+//      walk goes on through them, where each seat plays its policy's move from its own knowledge.
+//      At 2 players this took ISMCTS from even with PIMC to a clear lead (bench/RESULTS.md).
 //   4. backup: each (node, child) on the path adds the return of the seat deciding there
 //
 // Nodes are found through an open-addressing table from key to node; nodes and children live in
@@ -172,7 +176,12 @@ class IsmctsTree {
       ++c[i].available;
       if (c[i].visits == 0 && first_unvisited < 0) first_unvisited = i;
     }
-    if (first_unvisited >= 0) return first_unvisited;
+    if (first_unvisited >= 0) {
+      if (node.hint >= 0)  // the policy's choice is tried first
+        for (int i = 0; i < node.num_children; ++i)
+          if (c[i].action == node.hint && c[i].visits == 0 && contains(legal, c[i].action)) return i;
+      return first_unvisited;
+    }
     for (int i = 0; i < node.num_children; ++i) {
       if (!contains(legal, c[i].action)) continue;
       double score =
@@ -212,7 +221,10 @@ class IsmctsTree {
       if (i < 0) break;  // no child legal here (a game breaking the concept's contract): play out
       game_.apply(state, children_[nodes_[index].first_child + i].action);
       path_.emplace_back(index, static_cast<uint32_t>(i));
-      if (is_new) break;  // one new node per iteration, then a playout
+      // One new node of the searching seat per iteration, then a playout. Other seats' nodes are
+      // keyed by what they know, which differs between determinisations, so most of them are new;
+      // stopping at them would leave the searcher's own tree about one move deep.
+      if (is_new && player == observer_) break;
     }
     playout(state);
     double returns[kP] = {};

@@ -2,9 +2,20 @@
 // default leaf evaluation of Monte-Carlo search. Chance nodes follow their exact probabilities.
 #pragma once
 
+#include <concepts>
+
 #include "core/game_concept.h"
 
 namespace nutcore {
+
+// Optional: `Action random_action(const State&, Rng&)`, the uniform choice without listing every
+// legal action (a game with hundreds of them per turn). Contract: the same action and the same
+// draws from `rng` as `legal[rng.below(legal.size())]` over legal_actions(), so a search's
+// results do not depend on whether a game has it (tests check this).
+template <typename G>
+concept HasRandomAction = requires(const G& g, const typename G::StateType& s, Rng& rng) {
+  { g.random_action(s, rng) } -> std::same_as<Action>;
+};
 
 // Plays `state` to the end; returns the number of actions applied (decisions and chance outcomes).
 template <GameConcept G>
@@ -15,6 +26,8 @@ long random_playout(const G& game, typename G::StateType& state, Rng& rng) {
     Action a;
     if (game.is_chance(state)) {
       a = game.sample_chance(state, rng);
+    } else if constexpr (HasRandomAction<G>) {
+      a = game.random_action(state, rng);
     } else {
       game.legal_actions(state, legal);
       a = legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];

@@ -48,36 +48,60 @@ inline int score_change(const Game& g, const uint8_t* before, const uint8_t* aft
 
 // Points a card of kind k adds to (or takes from) display d.
 inline double marginal(const Game& g, const uint8_t* d, int k) {
+  const Kind& kd = g.kind(k);
+  if (kd.food) return kd.points(d[k] + 1) - kd.points(d[k]);
   uint8_t copy[kMaxKinds];
   std::memcpy(copy, d, kMaxKinds);
   receive(g, copy, k);
   return score_change(g, d, copy);
 }
 
-// What taking column j (plus one extra card of type `extra`, or -1) would add to seat q's score,
-// as q's view shows it: food first, then predators; hidden cards at `hidden_value`.
-inline double column_value(const Game& g, const State& v, int q, int j, int extra, double hidden_value) {
-  uint8_t d[kMaxKinds];
-  std::memcpy(d, v.display[q], kMaxKinds);
+// Column j as seat q's view shows it, ready to be valued with or without one extra card: its food
+// already on q's display, its predators still to come (they act after the food), hidden cards at
+// `hidden_value` each.
+struct ColumnTake {
+  uint8_t display[kMaxKinds];
+  int predators[kColumnMax + 1];
+  int num_predators = 0;
   double hidden = 0;
-  int predators[kColumnMax + 1], np = 0;
-  auto add = [&](int t) {
-    const int k = g.type_kind(t);
-    if (g.kind(k).food)
-      ++d[k];
-    else
-      predators[np++] = k;
-  };
+  int points = 0;  // what taking the column without an extra card adds to q's score, hidden cards aside
+};
+
+inline ColumnTake prepare_take(const Game& g, const State& v, int q, int j, double hidden_value) {
+  ColumnTake c;
+  std::memcpy(c.display, v.display[q], kMaxKinds);
   for (int i = 0; i < kColumnMax && v.column[j][i] != kNone; ++i) {
     const int t = code_type(v.column[j][i]);
-    if (t == kHiddenType)
-      hidden += hidden_value;
+    if (t == kHiddenType) {
+      c.hidden += hidden_value;
+      continue;
+    }
+    const int k = g.type_kind(t);
+    if (g.kind(k).food)
+      ++c.display[k];
     else
-      add(t);
+      c.predators[c.num_predators++] = k;
   }
-  if (extra >= 0) add(extra);
-  for (int i = 0; i < np; ++i) receive(g, d, predators[i]);  // applied after the food
-  return score_change(g, v.display[q], d) + hidden;
+  uint8_t d[kMaxKinds];
+  std::memcpy(d, c.display, kMaxKinds);
+  for (int i = 0; i < c.num_predators; ++i) receive(g, d, c.predators[i]);
+  c.points = score_change(g, v.display[q], d);
+  return c;
+}
+
+// The points (hidden cards aside) that taking the column with one extra card of type t adds to
+// seat q's display `before`.
+inline int take_points(const Game& g, const uint8_t* before, const ColumnTake& c, int t) {
+  const int k = g.type_kind(t);
+  const Kind& kd = g.kind(k);
+  if (kd.food && c.num_predators == 0)  // the common case: one more of kind k, nothing taken
+    return c.points + kd.points(c.display[k] + 1) - kd.points(c.display[k]);
+  uint8_t d[kMaxKinds];
+  std::memcpy(d, c.display, kMaxKinds);
+  if (kd.food) ++d[k];
+  for (int i = 0; i < c.num_predators; ++i) receive(g, d, c.predators[i]);
+  if (!kd.food) receive(g, d, k);
+  return score_change(g, before, d);
 }
 
 // The average marginal value to seat q of a card it has not seen.
@@ -119,12 +143,9 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
   double best_score = -1e18;
   if (s.phase == Phase::kSummer) {
     const double hidden_me = heuristic::hidden_value(g, s, me, me);
-    double base_me[kMaxTrees], base_opp[kMaxPlayers][kMaxTrees];
-    for (int j = 0; j < n + 1; ++j) {
-      base_me[j] = heuristic::column_value(g, v, me, j, -1, hidden_me);
-      for (int q = 0; q < n; ++q)
-        if (q != me) base_opp[q][j] = heuristic::column_value(g, v, q, j, -1, 0.0);
-    }
+    heuristic::ColumnTake take[kMaxPlayers][kMaxTrees];
+    for (int j = 0; j < n + 1; ++j)
+      for (int q = 0; q < n; ++q) take[q][j] = heuristic::prepare_take(g, v, q, j, q == me ? hidden_me : 0.0);
     int scored = -1;  // the card and tree last scored: face up and face down follow each other
     double gain = 0, help = 0;
     for (Action a : legal) {
@@ -132,10 +153,14 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
       const bool down = a & 1;
       if (a / 2 != scored) {
         scored = a / 2;
-        gain = heuristic::column_value(g, v, me, j, t, hidden_me) - base_me[j];
+        const heuristic::ColumnTake& mine = take[me][j];
+        gain = (heuristic::take_points(g, v.display[me], mine, t) + mine.hidden) - (mine.points + mine.hidden);
         help = -1e18;
         for (int q = 0; q < n; ++q)
-          if (q != me) help = std::max(help, heuristic::column_value(g, v, q, j, t, 0.0) - base_opp[q][j]);
+          if (q != me) {
+            const heuristic::ColumnTake& theirs = take[q][j];
+            help = std::max(help, double(heuristic::take_points(g, v.display[q], theirs, t)) - theirs.points);
+          }
       }
       double score = gain - 0.7 * help;
       if (down) score += (gain >= 3 && s.tokens[me] >= 2) ? 0.5 : -0.5;
@@ -159,7 +184,8 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
       }
       if (j == n) tokens += s.last_squirrel_token;
       const int gained = std::min(cap - s.tokens[me], tokens + std::min<int>(moons, s.supply));
-      const double score = heuristic::column_value(g, v, me, j, -1, hidden_me) + 0.6 * std::max(0, gained) +
+      const heuristic::ColumnTake whole = heuristic::prepare_take(g, v, me, j, hidden_me);
+      const double score = whole.points + whole.hidden + 0.6 * std::max(0, gained) +
                            0.2 * (n + 1 - j) / (n + 1);
       if (score > best_score) {
         best_score = score;

@@ -20,6 +20,13 @@ inline void evaluate_all(const Game& g, const State& s, double* out) {
 // counts); burying a stray nut, the hole whose disk is green (it is dug last, when the burier may
 // be the one to move); in winter, the dig that yields most now, preferring holes with nuts.
 inline Action rollout_action(const Game& g, const State& s, Rng&) {
+  if (s.phase == Phase::kShove) {  // the first legal shove in the seat's likeliest-hit order
+    for (Action a : g.shoves_by_hit(s.current)) {
+      const int t = (a - act::kShove) / 16, e = (a - act::kShove) % 16;
+      if (!(s.white >> t & 1) && (s.ends >> e & 1)) return a;
+    }
+    return -1;
+  }
   ActionList legal;
   g.legal_actions(s, legal);
   if (legal.empty()) return -1;  // not a decision node: the caller broke the contract
@@ -27,9 +34,7 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
   double best_score = -1e18;
   for (Action a : legal) {
     double score = 0.0;
-    if (s.phase == Phase::kShove) {
-      score = g.hit_probability(s.current, (a - act::kShove) % 16, (a - act::kShove) / 16);
-    } else if (s.phase == Phase::kBury) {
+    if (s.phase == Phase::kBury) {
       const int h = a - act::kBury;
       score = (s.white >> h & 1) ? 0.0 : 1.0;
     } else if (s.phase == Phase::kDig) {

@@ -69,6 +69,16 @@ Game::Game(const Params& params) : params_(checked_params(params)) {
     }
     table_.insert(table_.end(), t.begin(), t.end());
   }
+  for (int seat = 0; seat < p.players; ++seat) {
+    std::vector<Action> order;
+    for (int t = 0; t < num_holes_; ++t)
+      for (int e = 0; e < num_ends_; ++e) order.push_back(act::kShove + 16 * t + e);
+    std::stable_sort(order.begin(), order.end(), [&](Action a, Action b) {
+      return hit_probability(seat, (a - act::kShove) % 16, (a - act::kShove) / 16) >
+             hit_probability(seat, (b - act::kShove) % 16, (b - act::kShove) / 16);
+    });
+    shoves_by_hit_.push_back(std::move(order));
+  }
 }
 
 Params Game::params_from_json(const Json& j) {

@@ -112,6 +112,10 @@ class Game : public PerfectInformation<Game, State> {
   bool is_chance(const State& s) const { return s.phase == Phase::kTumble; }
   bool is_terminal(const State& s) const { return s.phase == Phase::kTerminal; }
   void legal_actions(const State& s, ActionList& out) const;
+  // legal_actions(s)[rng.below(size)] without listing the shoves (up to 320 of them).
+  Action random_action(const State& s, Rng& rng) const;
+  // The shoves of `seat`, the likeliest hit first (ties: the lower action id), for the greedy policy.
+  const std::vector<Action>& shoves_by_hit(int seat) const { return shoves_by_hit_[seat]; }
   void chance_outcomes(const State& s, ChanceList& out) const;
   Action sample_chance(const State& s, Rng& rng) const;
   void apply(State& s, Action a) const;
@@ -139,6 +143,7 @@ class Game : public PerfectInformation<Game, State> {
   int num_ends_ = 0;
   uint32_t all_holes_ = 0;
   std::vector<double> table_;  // [seat][end][target][outcome]
+  std::vector<std::vector<Action>> shoves_by_hit_;  // [seat]
 
   const double* outcomes(int seat, int end, int target) const {
     return &table_[((static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target) * (num_holes_ + 2)];
@@ -170,6 +175,25 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
     default:
       break;
   }
+}
+
+// The k-th (from 0) set bit of `bits`.
+inline int nth_bit(uint32_t bits, int k) {
+  for (; k > 0; --k) bits &= bits - 1;
+  return __builtin_ctz(bits);
+}
+
+inline Action Game::random_action(const State& s, Rng& rng) const {
+  const uint32_t targets = ~s.white & all_holes_, ends = s.ends;
+  const int num_ends = __builtin_popcount(ends);
+  if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) {
+    ActionList legal;
+    legal_actions(s, legal);
+    return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
+  }
+  // legal_actions lists target-major, end-minor: index i is (i / ends)-th open target, (i % ends)-th end.
+  const uint32_t i = rng.below(static_cast<uint32_t>(__builtin_popcount(targets) * num_ends));
+  return act::kShove + 16 * nth_bit(targets, static_cast<int>(i / num_ends)) + nth_bit(ends, static_cast<int>(i % num_ends));
 }
 
 inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
