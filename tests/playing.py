@@ -1,7 +1,9 @@
-"""Random play for tests: chance outcomes by their exact probabilities, decisions uniformly."""
+"""Random play for tests: chance outcomes by their exact probabilities, decisions uniformly; and a
+chi-squared tail for the statistical tests."""
 
 from __future__ import annotations
 
+import math
 import random
 
 
@@ -33,3 +35,19 @@ def corrupted_bytes(state, data) -> bytes:
     for _ in range(data.draw(st.integers(1, 4))):
         raw[data.draw(st.integers(8, len(raw) - 1))] = data.draw(st.integers(0, 255))
     return bytes(raw)
+
+
+def chi2_sf(x, df):
+    """P(X >= x) for a chi-squared variable with df degrees of freedom (series for the regularised
+    lower incomplete gamma function)."""
+    a, z = df / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    term = total = 1.0 / a
+    n = 1
+    while term > total * 1e-15:
+        term *= z / (a + n)
+        total += term
+        n += 1
+    lower = math.exp(-z + a * math.log(z) - math.lgamma(a)) * total
+    return max(0.0, 1.0 - lower)

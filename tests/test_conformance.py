@@ -107,6 +107,23 @@ def test_random_playouts_in_cpp(game):
     assert (lengths > 0).all()
 
 
+def test_random_action_draws_as_listing_does(game):
+    # random_playout's contract for a game that draws a uniform action without listing them
+    # (Purzelbaum's shoves): the same action, and the same draws from the generator, as listing.
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 150:
+        if not state.is_chance_node():
+            for seed in range(20):
+                drawn, listed, in_step = state._random_action_pair(seed + 1000 * checked)
+                assert drawn == listed and in_step
+            checked += 1
+        random_step(state, rng)
+    with pytest.raises(ValueError):
+        play_randomly(state, rng, 10**6)._random_action_pair(1)
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )

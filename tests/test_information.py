@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import nutcore
-from playing import random_step
+from playing import chi2_sf, random_step
 
 THIEVES = ("Max", "Leo", "Fritz")
 
@@ -184,22 +184,6 @@ def test_information_keys_and_strings_agree():
 
 # ---------------------------------------------------------------------------------------------
 # The posterior, against enumeration.
-
-
-def chi2_sf(x, df):
-    """P(X >= x) for a chi-squared variable with df degrees of freedom (series for the regularised
-    lower incomplete gamma function)."""
-    a, z = df / 2.0, x / 2.0
-    if z <= 0:
-        return 1.0
-    term = total = 1.0 / a
-    n = 1
-    while term > total * 1e-15:
-        term *= z / (a + n)
-        total += term
-        n += 1
-    lower = math.exp(-z + a * math.log(z) - math.lgamma(a)) * total
-    return max(0.0, 1.0 - lower)
 
 
 def exact_top_posterior(data, player, thieves_per_kind):

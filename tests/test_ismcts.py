@@ -4,10 +4,13 @@ tests/test_information.py; their strength is measured in bench/RESULTS.md.)"""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from test_rules_ritter import position as rules_position
 
 import nutcore
+from playing import random_step
 
 
 def position(players=2, phase="shout", drawer=0, knights=None, stacks=None, carried=None, **kw):
@@ -73,6 +76,25 @@ def test_avoids_a_thief_another_seat_knows_when_carrying():
     state = load(data)
     result = nutcore.best_move(state, "ismcts", iterations=3000, seed=4)
     assert result.action_string != "to B2"
+
+
+@pytest.mark.parametrize("name", ["ritter", "nutz"])
+def test_first_iteration_tries_the_policy_move(name):
+    # With policy_bias (the default) each node tries its rollout policy's move first; the policy
+    # reads only the seat's own knowledge, so the root's first try is the greedy bot's move.
+    game = nutcore.load_game(name, players=3)
+    rng = random.Random(8)
+    state, checked = game.new_initial_state(), 0
+    while not state.is_terminal() and checked < 30:
+        if not state.is_chance_node() and len(state.legal_actions()) > 1:
+            greedy = nutcore._core.greedy_action(state)
+            first = nutcore.best_move(state, "ismcts", iterations=1, seed=checked)
+            assert first.action == greedy
+            plain = nutcore.best_move(state, "ismcts", iterations=1, seed=checked, policy_bias=0)
+            assert plain.action == min(state.legal_actions())  # unvisited children in order
+            checked += 1
+        random_step(state, rng)
+    assert checked == 30
 
 
 @pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import nutcore
-from playing import play_randomly
+from playing import chi2_sf, play_randomly
 
 
 @pytest.mark.parametrize(
@@ -91,3 +91,21 @@ def test_bytes_of_another_game_are_rejected():
     other = nutcore.load_game("auf_die_nuesse", players=3).new_initial_state()
     with pytest.raises(ValueError):
         game.deserialize_state(other.serialize())
+
+
+@pytest.mark.parametrize("opening", [True, False])
+def test_uniform_shove_without_listing(opening):
+    # Playouts draw a shove without listing the (up to 320) legal ones: uniform over the legal list,
+    # at the opening and where some targets and branch ends are gone.
+    game = nutcore.load_game("purzelbaum", players=2)
+    state, rng = game.new_initial_state(), random.Random(2)
+    while not opening and (state.is_chance_node() or len(state.legal_actions()) in (320, 20)):
+        play_randomly(state, rng, 1)
+    legal = state.legal_actions()
+    assert state.action_to_string(legal[0]).startswith("target") and (len(legal) == 320) == opening
+    per_action = 40
+    counts = dict.fromkeys(legal, 0)
+    for seed in range(per_action * len(legal)):
+        counts[state._random_action_pair(seed)[0]] += 1
+    chi2 = sum((c - per_action) ** 2 / per_action for c in counts.values())
+    assert chi2_sf(chi2, len(legal) - 1) > 1e-4

@@ -19,6 +19,7 @@ from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
 from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
 from .search import SearchResult, best_move, solve  # noqa: E402
+from .tournaments import TournamentResult, tournament  # noqa: E402
 
 __all__ = [
     "CHANCE",
@@ -32,6 +33,7 @@ __all__ = [
     "SearchResult",
     "SearchStopped",
     "StopToken",
+    "TournamentResult",
     "__version__",
     "best_move",
     "list_games",
@@ -39,4 +41,5 @@ __all__ = [
     "make_bot",
     "play_match",
     "solve",
+    "tournament",
 ]

@@ -3,6 +3,7 @@
 nutcore match GAME --players N --bot mcts:iterations=2000 --bot greedy --games 100
 nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
 nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
+nutcore tournament GAME --players N --bot SPEC --bot SPEC ... --games K [--backend ray] [--output DIR]
 nutcore playouts GAME --players N --games K
 nutcore engine            (JSON lines on stdin/stdout: docs/engine-protocol.md)
 nutcore serve [--host 127.0.0.1] [--port 8000] [--open]   (the web page; needs nutcore[web])
@@ -53,13 +54,20 @@ def _option_value(text: str):
         return text
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+class _ProgressBar:
+    """play_match's progress callback as a tqdm bar on stderr (games, games per second, time left)."""
+
+    def __init__(self, desc: str):
+        self.desc, self.bar = desc, None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="game", desc=self.desc, dynamic_ncols=True)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -72,11 +80,36 @@ def _match(args: argparse.Namespace) -> int:
         games=args.games,
         seed=args.seed,
         rotate_seats=not args.no_rotate,
-        progress=None if args.quiet else _progress,
+        progress=None if args.quiet else _ProgressBar(f"{args.game} match"),
     )
     print(f"{args.game}, {args.players} players, seed {args.seed}, seats {'fixed' if args.no_rotate else 'rotated'}")
     print(result.table())
     print(f"{time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from nutcore.tournaments import tournament
+
+    if not args.bot or len(args.bot) < 2:
+        raise ValueError("give at least two --bot specs")
+    result = tournament(
+        args.game,
+        args.players,
+        args.bot,
+        games=args.games,
+        seed=args.seed,
+        backend=args.backend,
+        workers=args.workers,
+        address=args.address,
+        output=args.output,
+        progress=not args.quiet,
+    )
+    print(result.table())
+    if args.output:
+        print(f"\nresults in {args.output}/: results.json, ratings.csv, games.csv (rerun to resume)")
+    if args.plot:
+        print(f"plot: {result.plot(args.plot)}")
     return 0
 
 
@@ -242,6 +275,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_match)
+
+    p = sub.add_parser("tournament", help="round robin of many bots: ratings, pairwise results, plots")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bot", action="append", help="a bot spec (give two or more), as for match")
+    p.add_argument("--games", type=int, default=100, help="games in all, over every line-up in turn")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--workers", type=int, help="local: processes (default: the cores); ray: CPUs of a local Ray")
+    p.add_argument("--address", help="ray: the cluster to join (ray.init(address=...))")
+    p.add_argument("--output", help="directory for results.json, ratings.csv, games.csv and resuming")
+    p.add_argument("--plot", help="write a PNG of the ratings (needs nutcore[plot])")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_tournament)
 
     p = sub.add_parser("play", help="play against the AI in the terminal")
     p.add_argument("game", choices=games)

@@ -1,6 +1,7 @@
 // Nutz!: game knowledge for the AI, apart from the rules. Found by search through argument-
-// dependent lookup. Both functions read only what the seat concerned knows (they work on its view:
-// other seats' hands and face-down cards are masked), so the greedy bot cannot peek.
+// dependent lookup. Both functions read only what the seat concerned knows (never another seat's
+// hand; another seat's face-down card only as hidden, through seen_type), so the greedy bot cannot
+// peek. tests/test_information_nutz.py checks the policy's move is a function of the seat's view.
 //
 //   evaluate_all: each display's score, plus half credit for an unpaired card of a kind scored in
 //                 groups and for the next step of an unfinished set (public information only)
@@ -59,19 +60,29 @@ inline double marginal(const Game& g, const uint8_t* d, int k) {
 // Column j as seat q's view shows it, ready to be valued with or without one extra card: its food
 // already on q's display, its predators still to come (they act after the food), hidden cards at
 // `hidden_value` each.
+// (Fields are set by prepare_take; no initialisers, as the policy declares a table of them per call.)
 struct ColumnTake {
   uint8_t display[kMaxKinds];
   int predators[kColumnMax + 1];
-  int num_predators = 0;
-  double hidden = 0;
-  int points = 0;  // what taking the column without an extra card adds to q's score, hidden cards aside
+  int num_predators;
+  double hidden;
+  int points;  // what taking the column without an extra card adds to q's score, hidden cards aside
 };
 
-inline ColumnTake prepare_take(const Game& g, const State& v, int q, int j, double hidden_value) {
+// A column card's type as `viewer` sees it: kHiddenType for another seat's face-down card (what
+// Game::view masks, read in place of a copy of the state).
+inline int seen_type(uint8_t c, int viewer) {
+  return code_down(c) && code_owner(c) != viewer ? kHiddenType : code_type(c);
+}
+
+// Column j of `s` as `viewer` sees it, taken by seat q.
+inline ColumnTake prepare_take(const Game& g, const State& s, int viewer, int q, int j, double hidden_value) {
   ColumnTake c;
-  std::memcpy(c.display, v.display[q], kMaxKinds);
-  for (int i = 0; i < kColumnMax && v.column[j][i] != kNone; ++i) {
-    const int t = code_type(v.column[j][i]);
+  c.num_predators = 0;
+  c.hidden = 0;
+  std::memcpy(c.display, s.display[q], kMaxKinds);
+  for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i) {
+    const int t = seen_type(s.column[j][i], viewer);
     if (t == kHiddenType) {
       c.hidden += hidden_value;
       continue;
@@ -85,7 +96,7 @@ inline ColumnTake prepare_take(const Game& g, const State& v, int q, int j, doub
   uint8_t d[kMaxKinds];
   std::memcpy(d, c.display, kMaxKinds);
   for (int i = 0; i < c.num_predators; ++i) receive(g, d, c.predators[i]);
-  c.points = score_change(g, v.display[q], d);
+  c.points = score_change(g, s.display[q], d);
   return c;
 }
 
@@ -138,14 +149,13 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
   if (legal.empty()) return -1;  // not a decision node: the caller broke the contract
   if (legal.size() == 1) return legal[0];
   const int me = s.current, n = s.num_players;
-  const State v = g.view(s, me);
   Action best = legal[0];
   double best_score = -1e18;
   if (s.phase == Phase::kSummer) {
     const double hidden_me = heuristic::hidden_value(g, s, me, me);
     heuristic::ColumnTake take[kMaxPlayers][kMaxTrees];
     for (int j = 0; j < n + 1; ++j)
-      for (int q = 0; q < n; ++q) take[q][j] = heuristic::prepare_take(g, v, q, j, q == me ? hidden_me : 0.0);
+      for (int q = 0; q < n; ++q) take[q][j] = heuristic::prepare_take(g, s, me, q, j, q == me ? hidden_me : 0.0);
     int scored = -1;  // the card and tree last scored: face up and face down follow each other
     double gain = 0, help = 0;
     for (Action a : legal) {
@@ -154,12 +164,12 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
       if (a / 2 != scored) {
         scored = a / 2;
         const heuristic::ColumnTake& mine = take[me][j];
-        gain = (heuristic::take_points(g, v.display[me], mine, t) + mine.hidden) - (mine.points + mine.hidden);
+        gain = (heuristic::take_points(g, s.display[me], mine, t) + mine.hidden) - (mine.points + mine.hidden);
         help = -1e18;
         for (int q = 0; q < n; ++q)
           if (q != me) {
             const heuristic::ColumnTake& theirs = take[q][j];
-            help = std::max(help, double(heuristic::take_points(g, v.display[q], theirs, t)) - theirs.points);
+            help = std::max(help, double(heuristic::take_points(g, s.display[q], theirs, t)) - theirs.points);
           }
       }
       double score = gain - 0.7 * help;
@@ -177,14 +187,14 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
     for (Action a : legal) {
       const int j = a - act::kTake;
       int tokens = 0, moons = 0;
-      for (int i = 0; i < kColumnMax && v.column[j][i] != kNone; ++i) {
-        const uint8_t c = v.column[j][i];
+      for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i) {
+        const uint8_t c = s.column[j][i];
         tokens += code_down(c);
-        if (code_type(c) != kHiddenType) moons += g.type_moons(code_type(c));
+        if (heuristic::seen_type(c, me) != kHiddenType) moons += g.type_moons(code_type(c));
       }
       if (j == n) tokens += s.last_squirrel_token;
       const int gained = std::min(cap - s.tokens[me], tokens + std::min<int>(moons, s.supply));
-      const heuristic::ColumnTake whole = heuristic::prepare_take(g, v, me, j, hidden_me);
+      const heuristic::ColumnTake whole = heuristic::prepare_take(g, s, me, me, j, hidden_me);
       const double score = whole.points + whole.hidden + 0.6 * std::max(0, gained) +
                            0.2 * (n + 1 - j) / (n + 1);
       if (score > best_score) {
