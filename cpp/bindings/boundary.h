@@ -124,6 +124,21 @@ inline int64_t int_arg(const py::handle& obj, const std::string& name, int64_t l
   return value;
 }
 
+// A real number in [lo, hi]: an int or float (numpy's too), never a bool, NaN or out of range.
+inline double float_arg(const py::handle& obj, const std::string& name, double lo, double hi) {
+  if (PyBool_Check(obj.ptr()) || !(PyFloat_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyNumber_Check(obj.ptr())))
+    throw std::invalid_argument(name + " must be a number, got " + py_repr(obj));
+  const double value = PyFloat_AsDouble(obj.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw std::invalid_argument(name + " must be a number, got " + py_repr(obj));
+  }
+  if (!(value >= lo && value <= hi))
+    throw std::invalid_argument(name + " must be in [" + py::repr(py::float_(lo)).cast<std::string>() + ", " +
+                                py::repr(py::float_(hi)).cast<std::string>() + "], got " + py_repr(obj));
+  return value;
+}
+
 // A seed: any integer in 0..2**64-1 (so random.getrandbits(64) always works).
 inline uint64_t seed_arg(const py::handle& obj) {
   const py::int_ index = index_arg(obj, "seed");

@@ -251,7 +251,19 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         Rng rng(seed_arg(seed));
         return S{s.game, s.game->resample(s.state, p, rng), {}};
       }, py::arg("player"), py::arg("seed") = 0,
-         "A full state drawn from the posterior given what `player` knows (its history is empty).");
+         "A full state drawn from the posterior given what `player` knows (its history is empty).")
+      .def("forget", [seat](const S& s, const py::handle& player, const py::handle& recall_obj, const py::handle& seed) {
+        const int p = seat(s, player);
+        const double recall = float_arg(recall_obj, "forget: recall", 0.0, 1.0);
+        if constexpr (HasForget<G>) {
+          Rng rng(seed_arg(seed));
+          return S{s.game, s.game->forget(s.state, p, recall, rng), s.history};
+        } else {
+          return s;  // nothing to remember: every fact stays on the table
+        }
+      }, py::arg("player"), py::arg("recall"), py::arg("seed") = 0,
+         "The state as `player` might remember it: each fact it had to memorise kept with probability "
+         "`recall` (bots with imperfect memory; not a rule). A belief, not a position of this game.");
   state_cls.attr("hidden_information") = G::kHiddenInformation;
   // States are mutable: unhashable, as lists are.
   state_cls.attr("__hash__") = py::none();

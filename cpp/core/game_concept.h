@@ -59,4 +59,14 @@ concept GameConcept = requires(const G& game, typename G::StateType& state, cons
   { game.max_game_length() } -> std::same_as<int64_t>;
 };
 
+// Optional: imperfect memory, for bots that forget as people do (not a rule). `forget(s, player,
+// recall, rng)` is `s` as `player` might remember it: each fact it had to memorise is kept with
+// probability `recall`, a forgotten one is as if never seen (hidden information) or mixed up with
+// the other forgotten ones (public facts hidden on the table). Legal actions are unchanged. A game
+// with nothing to remember has no hook.
+template <typename G>
+concept HasForget = requires(const G& g, const typename G::StateType& s, Rng& rng) {
+  { g.forget(s, 0, 0.5, rng) } -> std::same_as<typename G::StateType>;
+};
+
 }  // namespace nutcore

@@ -37,31 +37,72 @@ class RandomBot(Bot):
         return self._rng.choice(state.legal_actions())
 
 
-class GreedyBot(Bot):
-    """The game's greedy policy, computed in C++ (each game's rules document describes it)."""
+class _HumanLike:
+    """Settings that make a bot play more like a person (difficulty levels):
+    memory: the chance of remembering each fact the game asks a player to memorise (Ritter's thief
+        cards seen, Purzelbaum's covered holes), drawn afresh at every move; 1 is perfect memory
+        (state.forget; games with nothing to remember ignore it);
+    noise: the chance of a uniformly random legal move instead of the bot's own."""
 
-    name = "greedy"
+    memory = 1.0
+    noise = 0.0
+
+    def _set_human_like(self, memory: Any = 1.0, noise: Any = 0.0) -> dict[str, Any]:
+        shown = {}
+        for key, value in (("memory", memory), ("noise", noise)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ValueError(f"bot setting {key} must be a number in [0, 1], got {value!r}")
+            setattr(self, key, float(value))
+        if self.memory != 1:
+            shown["memory"] = memory
+        if self.noise != 0:
+            shown["noise"] = noise
+        return shown
+
+    def _human_step(self, state, choose) -> int:
+        legal = state.legal_actions()
+        if self.noise and self._rng.random() < self.noise:
+            return self._rng.choice(legal)
+        if len(legal) == 1:
+            return legal[0]
+        if self.memory < 1:
+            state = state.forget(state.current_player(), self.memory, self._rng.getrandbits(62))
+        return choose(state)
+
+
+class GreedyBot(_HumanLike, Bot):
+    """The game's greedy policy, computed in C++ (each game's rules document describes it); with
+    `memory` and `noise` as below."""
+
+    def __init__(self, memory: Any = 1.0, noise: Any = 0.0):
+        shown = self._set_human_like(memory, noise)
+        self.name = "greedy" + (":" if shown else "") + ",".join(f"{k}={v}" for k, v in shown.items())
+        self.reset(0)
 
     def step(self, state) -> int:
-        return _core.greedy_action(_checks.native_state(state))
+        return self._human_step(_checks.native_state(state), _core.greedy_action)
 
 
-class SearchBot(Bot):
-    """best_move with fixed settings; every move gets its own seed from the bot's generator."""
+class SearchBot(_HumanLike, Bot):
+    """best_move with fixed settings; every move gets its own seed from the bot's generator.
+    `memory` and `noise` (see _HumanLike) apply to every algorithm."""
 
-    def __init__(self, algorithm: str, **settings: Any):
+    def __init__(self, algorithm: str, memory: Any = 1.0, noise: Any = 0.0, **settings: Any):
         search_config(algorithm, **settings)  # bad settings fail here, not at the first move
         self.algorithm = algorithm
         self.settings = settings
-        self.name = algorithm + "".join(f":{k}={v}" for k, v in settings.items())
+        shown = self._set_human_like(memory, noise)
+        shown = {**settings, **shown}
+        self.name = algorithm + (":" if shown else "") + ",".join(f"{k}={v}" for k, v in shown.items())  # a spec
         self.reset(0)
 
     def step(self, state) -> int:
         state = _checks.native_state(state)
         if self.algorithm == "solver":
-            return self._solver_step(state)
-        if len(state.legal_actions()) == 1:
-            return state.legal_actions()[0]
+            return self._human_step(state, self._solver_step)
+        return self._human_step(state, self._search_step)
+
+    def _search_step(self, state) -> int:
         return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), **self.settings).action
 
     def _solver_step(self, state) -> int:
@@ -82,12 +123,42 @@ def _parse_value(text: str) -> Any:
     return text
 
 
+# Difficulty levels for front ends, weakest first: beginners are noisy, forgetful greedy players;
+# from level 5 the game's own best_move ("auto") with a growing budget (docs/levels.md).
+LEVELS = {
+    1: ("greedy", {"noise": 0.6, "memory": 0.3}),
+    2: ("greedy", {"noise": 0.35, "memory": 0.5}),
+    3: ("greedy", {"noise": 0.15, "memory": 0.7}),
+    4: ("greedy", {"memory": 0.85}),
+    5: ("auto", {"iterations": 30, "memory": 0.9}),
+    6: ("auto", {"iterations": 100, "memory": 0.95}),
+    7: ("auto", {"iterations": 300}),
+    8: ("auto", {"iterations": 1000}),
+    9: ("auto", {"iterations": 3000}),
+    10: ("auto", {"iterations": 10000}),
+}
+
+
+def _level_bot(spec: str) -> Bot:
+    level = spec.partition(":")[2]
+    if not level.isdigit() or int(level) not in LEVELS:
+        raise ValueError(f"bot spec {spec!r}: a level is level:N with N in 1..{len(LEVELS)}")
+    kind, options = LEVELS[int(level)]
+    bot = GreedyBot(**options) if kind == "greedy" else SearchBot(kind, **options)
+    bot.name = spec
+    return bot
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from a spec such as "random", "greedy", "mcts:iterations=2000,threads=2",
-    "ismcts:iterations=1000", "pimc:determinizations=10", "expectimax:depth=3" or "solver"."""
+    "ismcts:iterations=1000", "pimc:determinizations=10", "expectimax:depth=3", "solver", or a
+    difficulty level "level:1" (weakest) to "level:10" (LEVELS). Greedy and search bots also take
+    memory=R and noise=P (imperfect memory, random slips: see _HumanLike)."""
     if not isinstance(spec, str):
         raise ValueError(f"a bot spec is a string such as 'mcts:iterations=2000', got {spec!r}")
     name, _, rest = spec.partition(":")
+    if name == "level":
+        return _level_bot(spec)
     settings = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
@@ -99,12 +170,12 @@ def make_bot(spec: str) -> Bot:
             raise ValueError(f"the random bot takes no settings but seed, got {sorted(settings)}")
         return RandomBot(**settings)
     if name == "greedy":
-        if settings:
-            raise ValueError("the greedy bot takes no settings")
-        return GreedyBot()
+        if set(settings) - {"memory", "noise"}:
+            raise ValueError(f"the greedy bot takes only memory and noise, got {sorted(settings)}")
+        return GreedyBot(**settings)
     known = sorted(ALL_ALGORITHMS)
     if name not in known:
-        raise ValueError(f"unknown bot {name!r}; choose from random, greedy, {', '.join(known)}")
+        raise ValueError(f"unknown bot {name!r}; choose from random, greedy, level:N, {', '.join(known)}")
     if name in ("mcts", "ismcts", "pimc"):
         settings.setdefault("iterations", 1000)
     return SearchBot(name, **settings)
@@ -115,5 +186,5 @@ def check_bot_for(bot: Bot, state) -> None:
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
     state = _checks.native_state(state)
     _checks.state_game_name(state, "bot")
-    if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
+    if isinstance(bot, SearchBot) and bot.algorithm != "auto" and bot.algorithm not in type(state).algorithms:
         raise ValueError(f"bot {bot.name} is not available for this game")

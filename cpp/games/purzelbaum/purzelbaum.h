@@ -114,6 +114,10 @@ class Game : public PerfectInformation<Game, State> {
   void legal_actions(const State& s, ActionList& out) const;
   // legal_actions(s)[rng.below(size)] without listing the shoves (up to 320 of them).
   Action random_action(const State& s, Rng& rng) const;
+  // Imperfect memory (core/game_concept.h, HasForget): what lies in a covered hole (its nuts and
+  // leaf) is remembered with probability `recall`; the forgotten holes' contents are mixed up
+  // among them (a uniform permutation), so the totals stay right.
+  State forget(const State& s, int player, double recall, Rng& rng) const;
   // The shoves of `seat`, the likeliest hit first (ties: the lower action id), for the greedy policy.
   const std::vector<Action>& shoves_by_hit(int seat) const { return shoves_by_hit_[seat]; }
   void chance_outcomes(const State& s, ChanceList& out) const;
@@ -194,6 +198,21 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   // legal_actions lists target-major, end-minor: index i is (i / ends)-th open target, (i % ends)-th end.
   const uint32_t i = rng.below(static_cast<uint32_t>(__builtin_popcount(targets) * num_ends));
   return act::kShove + 16 * nth_bit(targets, static_cast<int>(i / num_ends)) + nth_bit(ends, static_cast<int>(i % num_ends));
+}
+
+inline State Game::forget(const State& s, int, double recall, Rng& rng) const {
+  State r = s;
+  int holes[kMaxHoles], n = 0;
+  for (int h = 0; h < num_holes_; ++h)
+    if ((s.white >> h & 1) && !(rng.uniform() < recall)) holes[n++] = h;
+  for (int i = n - 1; i > 0; --i) {
+    const int j = static_cast<int>(rng.below(static_cast<uint32_t>(i + 1)));
+    const int a = holes[i], b = holes[j];
+    std::swap(r.hole_nuts[a], r.hole_nuts[b]);
+    const uint32_t leaf_a = r.leaf >> a & 1, leaf_b = r.leaf >> b & 1;
+    r.leaf = (r.leaf & ~(1u << a) & ~(1u << b)) | leaf_b << a | leaf_a << b;
+  }
+  return r;
 }
 
 inline void Game::chance_outcomes(const State& s, ChanceList& out) const {

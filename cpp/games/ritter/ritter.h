@@ -158,6 +158,9 @@ class Game {
   State view(const State& s, int player) const;  // s with what `player` cannot know masked out
   uint64_t information_key(const State& s, int player) const;
   State resample(const State& s, int player, Rng& rng) const;
+  // Imperfect memory (core/game_concept.h, HasForget): each top `player` has seen is remembered
+  // with probability `recall`; a forgotten one is as if never seen.
+  State forget(const State& s, int player, double recall, Rng& rng) const;
   int observation_tensor_size() const;
   void observation_tensor(const State& s, int player, float* out) const;
   std::string information_string(const State& s, int player) const;
@@ -541,6 +544,14 @@ inline State Game::resample(const State& s, int player, Rng& rng) const {
   if (s.phase == Phase::kShout || s.phase == Phase::kDraw)
     for (int p = 0; p < kMaxPlayers; ++p)
       if (p != player && s.shout[p] != kNone) r.shout[p] = static_cast<uint8_t>(rng.below(1 + kKinds));
+  return r;
+}
+
+inline State Game::forget(const State& s, int player, double recall, Rng& rng) const {
+  State r = s;
+  for (int b = 0; b < num_bushes_; ++b)
+    if (s.top[b] != kNone && (s.seen[b] >> player & 1) && !(rng.uniform() < recall))
+      r.seen[b] = static_cast<uint8_t>(s.seen[b] & ~(1u << player));
   return r;
 }
 
