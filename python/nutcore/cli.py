@@ -5,6 +5,7 @@ nutcore play GAME --players N [--seat 0] [--bot mcts:iterations=2000]
 nutcore bestmove GAME --json POSITION_FILE [--algorithm auto] [--iterations N] ...
 nutcore tournament GAME --players N --bot SPEC --bot SPEC ... --games K [--backend ray] [--output DIR]
 nutcore playouts GAME --players N --games K
+nutcore bench [--game G ...]   (a fixed search workload: nodes, speeds and a signature)
 nutcore engine            (JSON lines on stdin/stdout: docs/engine-protocol.md)
 nutcore serve [--host 127.0.0.1] [--port 8000] [--open]   (the web page; needs nutcore[web])
 """
@@ -242,6 +243,15 @@ def _playouts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from nutcore import benchmark
+
+    rows = benchmark.run(args.game)
+    print(f"nutcore {nutcore.__version__}, 2 players, one thread (python/nutcore/benchmark.py)")
+    print(benchmark.report(rows))
+    return 0
+
+
 def _engine(args: argparse.Namespace) -> int:
     from nutcore.engine import run_stdio
 
@@ -316,6 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=_playouts)
+
+    p = sub.add_parser("bench", help="a fixed search workload per game: nodes, speeds, a signature")
+    p.add_argument("--game", action="append", choices=games, help="only this game (repeatable; default all)")
+    p.set_defaults(run=_bench)
 
     p = sub.add_parser("engine", help="the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)")
     p.set_defaults(run=_engine)

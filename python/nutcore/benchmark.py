@@ -1,0 +1,94 @@
+"""`nutcore bench`: a fixed search workload per game with a signature, as chess engines give.
+
+Per game (2 players): the decision points of one seeded random game at a tenth to seven tenths of
+its length (POSITIONS of them), each searched by the game's default search (MCTS, or ISMCTS for
+hidden information) with best_move's defaults, ITERATIONS iterations on one thread and a fixed
+seed; then PLAYOUTS random games inside the C++ core from a fixed seed. Nodes searched and
+playout transitions depend only on the code, never on the machine or its load; the total node
+count is the signature, which the tests pin with the transitions (a change that alters search or
+rules behaviour must update them on purpose). The speeds are this machine's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from .games import list_games, load_game
+from .search import best_move
+
+POSITIONS = 4
+ITERATIONS = 2000
+PLAYOUTS = 2000
+SEED = 2026
+
+
+@dataclass
+class BenchRow:
+    game: str
+    positions: int
+    iterations: int
+    nodes: int
+    search_seconds: float
+    playouts: int
+    transitions: int
+    playout_seconds: float
+
+
+def positions(game, count: int = POSITIONS, seed: int = SEED) -> list:
+    """`count` decision points (more than one legal move) of one seeded random game."""
+    rng = random.Random(seed)
+    state, points = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        if len(state.legal_actions()) > 1:
+            points.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return [points[int((0.1 + 0.6 * i / max(1, count - 1)) * (len(points) - 1))] for i in range(count)]
+
+
+def bench_game(name: str, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> BenchRow:
+    game = load_game(name, players=2)
+    nodes, search_seconds = 0, 0.0
+    points = positions(game)
+    for i, state in enumerate(points):
+        algorithm = "ismcts" if state.hidden_information else "mcts"
+        result = best_move(state, algorithm, iterations=iterations, seed=SEED + i, threads=1)
+        nodes += result.nodes
+        search_seconds += result.elapsed
+    start = time.perf_counter()
+    _, lengths = game.random_playouts(playouts, seed=SEED)
+    playout_seconds = time.perf_counter() - start
+    return BenchRow(name, len(points), iterations, nodes, search_seconds, playouts, int(lengths.sum()), playout_seconds)
+
+
+def run(games: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> list[BenchRow]:
+    names = games or list_games()
+    for name in names:
+        if name not in list_games():
+            raise ValueError(f"unknown game {name!r}; available: {list_games()}")
+    return [bench_game(name, iterations, playouts) for name in names]
+
+
+def report(rows: list[BenchRow]) -> str:
+    lines = [
+        "| game | positions x iterations | nodes | iterations/s | playout transitions | transitions/s |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.game} | {r.positions} x {r.iterations:,} | {r.nodes:,} | "
+            f"{r.positions * r.iterations / r.search_seconds:,.0f} | {r.transitions:,} | "
+            f"{r.transitions / r.playout_seconds:,.0f} |"
+        )
+    nodes = sum(r.nodes for r in rows)
+    transitions = sum(r.transitions for r in rows)
+    seconds = sum(r.search_seconds + r.playout_seconds for r in rows)
+    lines.append(f"| total | | {nodes:,} | | {transitions:,} | |")
+    lines.append("")
+    lines.append(f"signature {nodes} (nodes searched; {seconds:.2f} s)")
+    return "\n".join(lines)
