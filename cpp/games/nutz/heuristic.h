@@ -34,7 +34,7 @@ inline void receive(const Game& g, uint8_t* d, int k) {
 
 inline int display_score(const Game& g, const uint8_t* d) {
   int total = 0;
-  for (int k = 0; k < g.num_kinds(); ++k) total += g.kind(k).points(d[k]);
+  for (int k = 0; k < g.num_kinds(); ++k) total += g.points(k, d[k]);
   return total;
 }
 
@@ -43,14 +43,14 @@ inline int display_score(const Game& g, const uint8_t* d) {
 inline int score_change(const Game& g, const uint8_t* before, const uint8_t* after) {
   int change = 0;
   for (int k = 0; k < g.num_kinds(); ++k)
-    if (after[k] != before[k]) change += g.kind(k).points(after[k]) - g.kind(k).points(before[k]);
+    if (after[k] != before[k]) change += g.points(k, after[k]) - g.points(k, before[k]);
   return change;
 }
 
 // Points a card of kind k adds to (or takes from) display d.
 inline double marginal(const Game& g, const uint8_t* d, int k) {
   const Kind& kd = g.kind(k);
-  if (kd.food) return kd.points(d[k] + 1) - kd.points(d[k]);
+  if (kd.food) return g.points(k, d[k] + 1) - g.points(k, d[k]);
   uint8_t copy[kMaxKinds];
   std::memcpy(copy, d, kMaxKinds);
   receive(g, copy, k);
@@ -106,13 +106,21 @@ inline int take_points(const Game& g, const uint8_t* before, const ColumnTake& c
   const int k = g.type_kind(t);
   const Kind& kd = g.kind(k);
   if (kd.food && c.num_predators == 0)  // the common case: one more of kind k, nothing taken
-    return c.points + kd.points(c.display[k] + 1) - kd.points(c.display[k]);
+    return c.points + g.points(k, c.display[k] + 1) - g.points(k, c.display[k]);
   uint8_t d[kMaxKinds];
   std::memcpy(d, c.display, kMaxKinds);
   if (kd.food) ++d[k];
   for (int i = 0; i < c.num_predators; ++i) receive(g, d, c.predators[i]);
   if (!kd.food) receive(g, d, k);
   return score_change(g, before, d);
+}
+
+// Whether a column holds a card `viewer` cannot see (another seat's face-down card).
+inline bool any_hidden(const State& s, int viewer) {
+  for (int j = 0; j < s.num_players + 1; ++j)
+    for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i)
+      if (seen_type(s.column[j][i], viewer) == kHiddenType) return true;
+  return false;
 }
 
 // The average marginal value to seat q of a card it has not seen.
@@ -152,7 +160,8 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
   Action best = legal[0];
   double best_score = -1e18;
   if (s.phase == Phase::kSummer) {
-    const double hidden_me = heuristic::hidden_value(g, s, me, me);
+    // What a hidden card is worth, only where one lies in a column (the count is not cheap).
+    const double hidden_me = heuristic::any_hidden(s, me) ? heuristic::hidden_value(g, s, me, me) : 0.0;
     heuristic::ColumnTake take[kMaxPlayers][kMaxTrees];
     for (int j = 0; j < n + 1; ++j)
       for (int q = 0; q < n; ++q) take[q][j] = heuristic::prepare_take(g, s, me, q, j, q == me ? hidden_me : 0.0);
@@ -182,7 +191,8 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
     return best;
   }
   if (s.phase == Phase::kWinter) {
-    const double hidden_me = heuristic::hidden_value(g, s, me, me);
+    // What a hidden card is worth, only where one lies in a column (the count is not cheap).
+    const double hidden_me = heuristic::any_hidden(s, me) ? heuristic::hidden_value(g, s, me, me) : 0.0;
     const int cap = g.params().token_cap;
     for (Action a : legal) {
       const int j = a - act::kTake;

@@ -283,6 +283,8 @@ Game::Game(const Params& params) : params_(params) {
       });
     }
   }
+  for (int k = 0; k < static_cast<int>(p.cards.kinds.size()); ++k)
+    for (int c = 0; c < 257; ++c) points_[k][c] = p.cards.kinds[k].points(c);
   const int needed = n * (kHandSize + kRefill * (p.last_tree_tokens - 1));
   if (in_game < needed)
     fail("nutz: the deck has " + std::to_string(in_game) + " cards and " + std::to_string(p.last_tree_tokens) +

@@ -193,6 +193,8 @@ class Game {
   int num_types() const { return num_types_; }
   int num_kinds() const { return static_cast<int>(params_.cards.kinds.size()); }
   const Kind& kind(int k) const { return params_.cards.kinds[k]; }
+  // kind(k).points(c) from a table (the AI's hot path scores displays often); c is a display count.
+  int points(int k, int c) const { return points_[k][c]; }
   int type_kind(int t) const { return type_kind_[t]; }
   int type_moons(int t) const { return type_moons_[t]; }
   int type_count(int t) const { return type_count_[t]; }
@@ -253,6 +255,7 @@ class Game {
   uint8_t type_kind_[kTypeSlots] = {};
   uint8_t type_moons_[kTypeSlots] = {};
   uint8_t type_count_[kTypeSlots] = {};
+  int points_[kMaxKinds][257] = {};  // kind(k).points(c) for every count a uint8_t display holds, plus one
   std::vector<std::string> type_names_;
   // Per predator kind with discard "highest": its `of` kinds, most valuable first.
   std::vector<int> highest_order_[kMaxKinds];
