@@ -250,7 +250,7 @@ def test_time_limit_and_statistics():
     result = nutcore.best_move(state, time_limit=0.05, threads=2, seed=1)
     assert 0.04 < result.elapsed < 1.0 and result.iterations > 0
     assert sum(s.visits for s in result.actions) <= result.iterations
-    assert result.extra["bytes_per_node"] == 36 and result.nodes > len(result.actions)
+    assert result.extra["bytes_per_node"] == 24 and result.nodes > len(result.actions)
     assert sorted(s.action for s in result.actions) == state.legal_actions()
     assert sum(result.value) == pytest.approx(1.0)
 

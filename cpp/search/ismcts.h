@@ -322,8 +322,8 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       part.totals.tree_bytes = std::max(part.totals.tree_bytes, tree.used_bytes());
       part.totals.reserved_bytes = std::max(part.totals.reserved_bytes, tree.reserved_bytes());
       for (int i = 0; i < tree.root().num_children; ++i)
-        detail::add_stat(part.stats, part.sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value[mover]);
-      for (int p = 0; p < game.num_players(); ++p) part.root_sum[p] += tree.root().value[p];
+        detail::add_stat(part.stats, part.sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value);
+      for (int p = 0; p < game.num_players(); ++p) part.root_sum[p] += tree.root_sum()[p];
     }
   });
   MctsResult result;

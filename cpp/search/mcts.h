@@ -4,11 +4,11 @@
 //                            Q_p(c) = (sum of p's returns through c) / n(c); unvisited children first
 //   chance node:             sample a child by its exact probability
 //   leaf (first visit):      evaluate by a playout (uniformly random, or the game's rollout policy)
-//   backup:                  add the whole vector of returns to every node on the path (max-n style:
-//                            each decision node then maximises its own mover's value)
+//   backup:                  every node on the path adds the return of the seat that chose it (max-n
+//                            style: each decision node maximises its own mover's value)
 //
 // Nodes live in a chunked arena (no allocation per node; one allocation per 65,536 nodes) and hold
-// no state: each iteration replays its actions from the root, which keeps a node at 36 bytes.
+// no state: each iteration replays its actions from the root, which keeps a node at 24 bytes.
 // Root parallelism: `threads` independent trees with seeds seed+t, merged at the root.
 #pragma once
 
@@ -173,8 +173,10 @@ class MctsTree {
   using State = typename G::StateType;
   static constexpr int kP = G::kMaxNumPlayers;
 
+  // 24 bytes: a node keeps only the returns of the seat that chose it (all that selection reads);
+  // the root's returns per seat are kept apart.
   struct Node {
-    float value[kP];        // summed returns per player
+    float value;            // summed returns of the parent's mover (0 under a chance node)
     uint32_t visits;
     uint32_t first_child;   // 0: not expanded (the root, index 0, is nobody's child)
     Action action;          // the action leading here
@@ -183,6 +185,7 @@ class MctsTree {
     int8_t player;          // who moves here: a seat, kChancePlayer or kTerminalPlayer
     uint8_t expanded;
   };
+  static_assert(sizeof(Node) <= 32, "MCTS nodes stay within 32 bytes (issue 13)");
 
   MctsTree(const G& game, const State& root, const MctsOptions& options, uint64_t seed)
       : game_(game), root_(root), options_(options), rng_(seed) {
@@ -197,15 +200,15 @@ class MctsTree {
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
     return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
                                   [this](long done) {
-                                    const int mover = node(0).player;
                                     detail::report_root(*options_.progress, done, node(0).num_children, [&](int i) {
                                       const Node& c = child(i);
-                                      return std::tuple<Action, long, double>(c.action, c.visits, c.value[mover]);
+                                      return std::tuple<Action, long, double>(c.action, c.visits, c.value);
                                     });
                                   });
   }
 
   const Node& root() const { return node(0); }
+  const float* root_sum() const { return root_sum_; }  // summed returns per seat over iterations
   const Node& child(int i) const { return node(node(0).first_child + i); }
   long num_nodes() const { return size_; }
   size_t used_bytes() const { return static_cast<size_t>(size_) * sizeof(Node); }
@@ -221,6 +224,7 @@ class MctsTree {
   uint32_t size_ = 0;           // nodes in use
   uint32_t used_in_chunk_ = 0;  // nodes used in the last chunk
   std::vector<uint32_t> path_;
+  float root_sum_[kP] = {};
 
   Node& node(uint32_t i) { return chunks_[i / kChunk][i % kChunk]; }
   const Node& node(uint32_t i) const { return chunks_[i / kChunk][i % kChunk]; }
@@ -288,7 +292,7 @@ class MctsTree {
     for (uint32_t i = 0; i < parent.num_children; ++i) {
       const Node& c = node(first + i);
       if (c.visits == 0) return first + i;
-      const double score = c.value[mover] / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
+      const double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
       if (score > best_score) {
         best_score = score;
         best = first + i;
@@ -324,10 +328,13 @@ class MctsTree {
     }
     double returns[kP] = {};
     game_.returns(state, returns);
-    for (uint32_t i : path_) {
-      Node& n = node(i);
+    ++node(0).visits;
+    for (int p = 0; p < kP; ++p) root_sum_[p] += static_cast<float>(returns[p]);
+    for (size_t k = 1; k < path_.size(); ++k) {
+      const int mover = node(path_[k - 1]).player;
+      Node& n = node(path_[k]);
       ++n.visits;
-      for (int p = 0; p < kP; ++p) n.value[p] += static_cast<float>(returns[p]);
+      if (mover >= 0) n.value += static_cast<float>(returns[mover]);
     }
   }
 };
@@ -356,7 +363,6 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
 
   MctsResult result;
   const int players = game.num_players();
-  const int mover = game.current_player(root);
   result.root_value.assign(players, 0.0);
   std::vector<ActionStats> stats;
   std::vector<double> sums;
@@ -366,9 +372,9 @@ MctsResult mcts_search(const G& game, const typename G::StateType& root, const M
     result.nodes += tree.num_nodes();
     result.tree_bytes += tree.used_bytes();
     result.reserved_bytes += tree.reserved_bytes();
-    for (int p = 0; p < players; ++p) result.root_value[p] += tree.root().value[p];
+    for (int p = 0; p < players; ++p) result.root_value[p] += tree.root_sum()[p];
     for (int i = 0; i < tree.root().num_children; ++i)
-      detail::add_stat(stats, sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value[mover]);
+      detail::add_stat(stats, sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value);
   }
   // Every iteration visits its tree's root once.
   for (int p = 0; p < players; ++p) result.root_value[p] = result.iterations ? result.root_value[p] / result.iterations : 0.0;

@@ -32,7 +32,7 @@ WEB_LIMITS = Limits(
     iterations=2_000_000,
     time_limit=30.0,
     threads=max(1, min(4, os.cpu_count() or 1)),
-    max_nodes=5_000_000,  # 36 bytes per MCTS node: under 200 MB per search
+    max_nodes=5_000_000,  # 24 bytes per MCTS node: under 200 MB per search
     search_seconds=60.0,
     file_params=False,
 )
