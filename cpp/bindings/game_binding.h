@@ -135,9 +135,18 @@ struct PyGame {
 
   // n random games played inside C++ with the GIL released. Game i uses a generator seeded from
   // (seed, i), so results do not depend on how the work is split.
-  py::tuple random_playouts(const py::handle& n_arg, const py::handle& seed_arg_) const {
+  py::tuple random_playouts(const py::handle& n_arg, const py::handle& seed_arg_, const py::handle& from) const {
     const int64_t n = int_arg(n_arg, "random_playouts: n", 0, int64_t{1} << 40);
     const uint64_t seed = seed_arg(seed_arg_);
+    auto start = game->new_initial_state();
+    if (!from.is_none()) {
+      if (!py::isinstance<PyState<G>>(from))
+        throw std::invalid_argument(std::string("random_playouts: state must be a ") + G::kName + " state");
+      const PyState<G>& s = from.cast<const PyState<G>&>();
+      if (s.game != game && s.game->params_json().dump() != game->params_json().dump())
+        throw std::invalid_argument("random_playouts: the state belongs to another game (other parameters)");
+      start = s.state;
+    }
     const int players = game->num_players();
     py::array_t<double> returns({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(players)});
     py::array_t<int64_t> lengths(static_cast<py::ssize_t>(n));
@@ -147,7 +156,7 @@ struct PyGame {
       for (int64_t i = 0; i < n; ++i) {
         if (stop_requested(stop)) throw Stopped();
         Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
-        auto state = game->new_initial_state();
+        auto state = start;
         len[i] = random_playout(*game, state, rng);
         game->returns(state, r + i * players);
       }
@@ -289,7 +298,8 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def("deserialize_state", [](const PG& g, const py::handle& b) {
         return g.wrap(g.game->deserialize(bytes_arg(b, "deserialize_state: data")));
       }, py::arg("data"))
-      .def("random_playouts", &PG::random_playouts, py::arg("n"), py::arg("seed") = 0)
+      .def("random_playouts", &PG::random_playouts, py::arg("n"), py::arg("seed") = 0, py::arg("state") = py::none(),
+           "n uniformly random games to the end, from the initial state or from `state`: (returns, lengths).")
       .def("__repr__", [](const PG& g) { return std::string("<nutcore game ") + G::kName + ", " + std::to_string(g.game->num_players()) + " players>"; })
       // Games are immutable values: equal when their parameters are, and hashable.
       .def("__eq__", [](const PG& a, const py::object& other) -> py::object {

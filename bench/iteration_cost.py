@@ -1,0 +1,61 @@
+"""What an MCTS iteration costs beside a bare random playout of the same game from the same
+position (issue 13: at most 1.5 times), for bench/RESULTS.md.
+
+    python bench/iteration_cost.py [--iterations 20000] [--playouts 20000]
+
+Per game (2 players), from the opening (the first decision) and on nutcore bench's positions: the
+time per iteration of the game's default search (MCTS; ISMCTS for hidden information) with uniform
+random playouts, one thread, and the time per uniformly random playout from the same position
+(game.random_playouts(n, seed, state)), measured in turn in the same process; the ratio is of the
+sums over the positions. An iteration's playout starts deeper than the root, so it is a little
+shorter than the bare one: the ratio slightly flatters neither side by more than the tree's depth in
+actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import nutcore
+from nutcore import benchmark
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=20000)
+    parser.add_argument("--playouts", type=int, default=20000)
+    parser.add_argument("--game", action="append", choices=nutcore.list_games())
+    args = parser.parse_args()
+    print(f"{platform.machine()}, CPython {platform.python_version()}, nutcore {nutcore.__version__}\n")
+    print("| game | positions | search | µs per iteration | µs per playout | mean playout length | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for name in args.game or nutcore.list_games():
+        game = nutcore.load_game(name, players=2)
+        opening = game.new_initial_state()
+        while opening.is_chance_node():
+            opening.apply_action(opening.chance_outcomes()[0][0])
+        for label, points in (("opening", [opening]), ("bench", benchmark.positions(game))):
+            row(args, game, label, points)
+
+
+def row(args, game, label: str, points: list) -> None:
+    search = playout = length = 0.0
+    algorithm = "ismcts" if game.hidden_information else "mcts"
+    for i, state in enumerate(points):
+        r = nutcore.best_move(state, algorithm, iterations=args.iterations, seed=i, heuristic_rollouts=False)
+        search += r.elapsed / r.iterations
+        start = time.perf_counter()
+        _, lengths = game.random_playouts(args.playouts, seed=i, state=state)
+        playout += (time.perf_counter() - start) / args.playouts
+        length += lengths.mean() / len(points)
+    print(
+        f"| {game.name} | {label} | {algorithm} | {search / len(points) * 1e6:.2f} | {playout / len(points) * 1e6:.2f} "
+        f"| {length:.0f} | {search / playout:.2f}x |",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
