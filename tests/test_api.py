@@ -276,6 +276,16 @@ def test_random_playouts():
     assert not np.array_equal(lengths, other_lengths)
     with pytest.raises(ValueError):
         game.random_playouts(-1)
+    # From a given state: the initial one gives the same games; a later one shorter games.
+    start = game.new_initial_state()
+    np.testing.assert_array_equal(game.random_playouts(50, seed=11, state=start)[1], lengths)
+    for _ in range(40):
+        start.apply_action((start.chance_outcomes()[0][0]) if start.is_chance_node() else start.legal_actions()[0])
+    later = game.random_playouts(50, seed=11, state=start)[1]
+    assert later.mean() < lengths.mean() and start.history() and len(start.history()) == 40
+    for bad in (nutcore.load_game("auf_die_nuesse", players=2).new_initial_state(), "state", 3):
+        with pytest.raises(ValueError):
+            game.random_playouts(5, state=bad)
 
 
 def test_readable_board():
