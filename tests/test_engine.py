@@ -203,6 +203,25 @@ def test_full_game_against_itself_and_replay(proc):
     assert code == 0
 
 
+@pytest.mark.parametrize("name", ["ritter", "purzelbaum"])
+def test_go_plays_levels_and_forgetful_bots(name):
+    # Levels and bots with imperfect memory or noise play as bots (not as a bare best_move).
+    h = Harness()
+    seat = {"seat": None} if nutcore.load_game(name).hidden_information else {}
+    status = h.ok(cmd="new_game", game=name, players=2, seed=5, **seat)["status"]
+    bots = ["level:1", "level:5", "greedy:memory=0.5,noise=0.2", "level:6"]
+    moves = 0
+    while not status["terminal"] and moves < 40:
+        if status["chance"]:
+            status = h.ok(cmd="chance")["status"]
+            continue
+        reply = h.ok(cmd="go", bot=bots[moves % len(bots)])
+        assert reply["move"] is not None and reply["result"] is None
+        status, moves = reply["status"], moves + 1
+    assert moves == 40 or status["terminal"]
+    assert h.ask(cmd="go", bot="level:11")["error"] == "bad_request"
+
+
 @pytest.mark.parametrize("name", nutcore.list_games())
 def test_every_game_plays_through_and_seeds_repeat(name):
     def play(seed):

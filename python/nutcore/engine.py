@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from . import _checks
 from ._core import SearchStopped, StopToken, __version__
-from .bots import SearchBot, make_bot
+from .bots import SearchBot, check_bot_for, make_bot
 from .games import list_games, load_game
 from .search import _SAMPLING as SAMPLING_ALGORITHMS
 from .search import best_move
@@ -617,9 +617,13 @@ class Engine:
         with self._lock:
             state = self._check_search(cmd, own_seat_only=False)
             if bot is not None:
-                if isinstance(bot, SearchBot) and bot.algorithm not in type(state).algorithms:
-                    raise ProtocolError("bad_request", f"{cmd}: bot {bot.name} is not available for {self._name}")
-                if isinstance(bot, SearchBot) and bot.algorithm != "solver":
+                try:
+                    check_bot_for(bot, state)
+                except ValueError:
+                    message = f"{cmd}: bot {bot.name} is not available for {self._name}"
+                    raise ProtocolError("bad_request", message) from None
+                plain = isinstance(bot, SearchBot) and bot.memory == 1 and bot.noise == 0
+                if plain and bot.algorithm != "solver":
                     # A search bot's move is best_move with its settings: run that, so stop reaches it.
                     settings, bot = {"algorithm": bot.algorithm, **bot.settings}, None
             if bot is None:
