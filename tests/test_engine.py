@@ -599,11 +599,15 @@ def test_limits_cap_searches_and_refuse_file_parameters():
         err = h.ask(cmd="best_move", **bad)
         assert err["error"] == "bad_request" and "at most" in err["message"], (bad, err)
     assert "at most" in h.ask(cmd="go", bot="mcts:iterations=9000")["message"]
+    # Bots that play as bots (levels, imperfect memory) stay within the limits too.
+    assert "at most" in h.ask(cmd="go", bot="mcts:iterations=9000,memory=0.5")["message"]
+    assert "at most" in h.ask(cmd="go", bot="level:10")["message"]
     # Whatever the budget, a search ends after search_seconds with its best move so far.
     start = time.monotonic()
     reply = h.ok(cmd="best_move", time_limit=2)
     assert time.monotonic() - start < 1.5 and reply["stopped"]
     assert reply["result"]["nodes"] <= 10**5 + 1000  # the tree's cap, given by the limits
+    assert h.ok(cmd="go", bot="level:6")["move"] is not None
 
 
 # ----- bad input

@@ -629,6 +629,10 @@ class Engine:
             if bot is None:
                 self._apply_limits(cmd, settings)  # before the generator moves: a refusal changes nothing
             else:
+                if isinstance(bot, SearchBot):  # a bot's own search stays within the limits too
+                    limited = {"algorithm": bot.algorithm, **bot.settings}
+                    self._apply_limits(cmd, limited)
+                    bot.settings = {k: v for k, v in limited.items() if k != "algorithm"}
                 bot.reset(self._rng.getrandbits(62))
             settings.setdefault("seed", self._rng.getrandbits(64))
             self._start(rid, cmd, state.clone(), settings, bot)
