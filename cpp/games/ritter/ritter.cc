@@ -136,6 +136,7 @@ Game::Game(const Params& params) : params_(params) {
   if (reached != (1u << num_nodes_) - 1) fail("ritter: the board is not connected");
   // Adjacency in ascending node order: walks, and so everything, do not depend on the edge order.
   for (int n = 0; n < num_nodes_; ++n) std::sort(adjacent_[n], adjacent_[n] + degree_[n]);
+  build_ends_table();
 
   if (p.stack_size < 1 || p.stack_size > 15) fail("ritter: stack_size must be 1..15");
   if (p.hazelnuts < 0 || p.hazelnuts > 255) fail("ritter: hazelnuts must be 0..255");
@@ -159,6 +160,18 @@ Game::Game(const Params& params) : params_(params) {
   if (p.empty_stacks_to_end < 1 || p.empty_stacks_to_end > num_bushes_)
     fail("ritter: empty_stacks_to_end must be 1..bushes");
   if (p.turn_cap < 1 || p.turn_cap > 60000) fail("ritter: turn_cap must be 1..60000");
+}
+
+void Game::build_ends_table() {
+  if (num_bushes_ > kTabledBushes) return;  // move_ends walks instead
+  ends_table_.assign((size_t{1} << num_bushes_) * num_nodes_ * 7, 0);
+  for (uint32_t empty = 0; empty < (1u << num_bushes_); ++empty)
+    for (int node = 0; node < num_nodes_; ++node)
+      for (int roll = 0; roll <= 6; ++roll) {
+        uint32_t ends = 0;
+        walk(empty, node, -1, roll, ends);
+        ends_table_[(static_cast<size_t>(empty) * num_nodes_ + node) * 7 + roll] = ends;
+      }
 }
 
 Json Game::params_json() const {

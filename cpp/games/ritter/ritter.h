@@ -192,7 +192,13 @@ class Game {
   uint8_t face_count_[7] = {};  // die faces showing K paws
   int num_distinct_faces_ = 0;
 
-  void walk(const State& s, int node, int previous, int steps, uint32_t& ends) const;
+  // Move ends from the empty bushes (a bitmask), the knight's node and the roll: tabled for boards
+  // of up to kTabledBushes bushes (legal_actions is hot: every greedy move and tree node lists them).
+  static constexpr int kTabledBushes = 10;
+  std::vector<uint32_t> ends_table_;  // [empty bushes][node][roll 0..6]
+  void build_ends_table();
+  uint32_t move_ends(const State& s) const;
+  void walk(uint32_t empty, int node, int previous, int steps, uint32_t& ends) const;
   void do_action(State& s, Action a) const;
   void after_shouts(State& s) const;
   void resolve(State& s, uint8_t old_seen) const;
@@ -236,7 +242,7 @@ class Game {
 // Hot rules.
 
 // All end nodes of walks of `steps` more steps from `node`, never straight back to `previous`.
-inline void Game::walk(const State& s, int node, int previous, int steps, uint32_t& ends) const {
+inline void Game::walk(uint32_t empty, int node, int previous, int steps, uint32_t& ends) const {
   if (steps == 0) {
     ends |= 1u << node;
     return;
@@ -246,12 +252,21 @@ inline void Game::walk(const State& s, int node, int previous, int steps, uint32
     const int next = adjacent_[node][i];
     if (next == previous) continue;
     moved = true;
-    if (is_bush(next) && s.cards[next] == 0)
+    if (empty >> next & 1)
       ends |= 1u << next;  // an empty stack ends the walk
     else
-      walk(s, next, node, steps - 1, ends);
+      walk(empty, next, node, steps - 1, ends);
   }
   if (!moved) ends |= 1u << node;  // stuck: no edge but the one it came by
+}
+
+inline uint32_t Game::move_ends(const State& s) const {
+  uint32_t empty = 0;
+  for (int b = 0; b < num_bushes_; ++b) empty |= static_cast<uint32_t>(s.cards[b] == 0) << b;
+  if (!ends_table_.empty() && s.roll <= 6) return ends_table_[(static_cast<size_t>(empty) * num_nodes_ + s.knight[s.current]) * 7 + s.roll];
+  uint32_t ends = 0;
+  walk(empty, s.knight[s.current], -1, s.roll, ends);
+  return ends;
 }
 
 inline void Game::legal_actions(const State& s, ActionList& out) const {
@@ -263,9 +278,7 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
       if (free) out.push_back(act::kTo + b);
     }
   } else if (s.phase == Phase::kMove) {
-    uint32_t ends = 0;
-    walk(s, s.knight[s.current], -1, s.roll, ends);
-    for (; ends; ends &= ends - 1) out.push_back(act::kTo + __builtin_ctz(ends));
+    for (uint32_t ends = move_ends(s); ends; ends &= ends - 1) out.push_back(act::kTo + __builtin_ctz(ends));
   } else if (s.phase == Phase::kShout) {
     for (Action a = act::kSilent; a < act::kShout + kKinds; ++a) out.push_back(a);
   }
