@@ -11,12 +11,21 @@
 
 namespace nutcore {
 
-// 64-bit FNV-1a over a trivially copyable value's bytes, then a splitmix64 finaliser.
+// A trivially copyable value's bytes hashed 8 at a time (multiply and fold, FNV-1a style over
+// 64-bit words; the tail byte by byte), then a splitmix64 finaliser. Hot: the information-set
+// searches key every tree decision by it (a state of hundreds of bytes).
 template <typename T>
 uint64_t hash_bytes(const T& value, uint64_t salt = 0) {
   uint64_t h = 0xcbf29ce484222325ULL ^ salt;
   const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
-  for (size_t i = 0; i < sizeof(T); ++i) h = (h ^ bytes[i]) * 0x100000001b3ULL;
+  size_t i = 0;
+  for (; i + 8 <= sizeof(T); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes + i, 8);
+    h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+  }
+  for (; i < sizeof(T); ++i) h = (h ^ bytes[i]) * 0x100000001b3ULL;
   h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
   h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
   return h ^ (h >> 31);

@@ -121,6 +121,7 @@ class IsmctsTree {
   std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, child index)
   double root_sum_[kP] = {};
   typename G::Actions legal_;  // the legal actions at the node being visited
+  uint64_t legal_bits_[(G::kNumDistinctActions + 63) / 64] = {};  // select's scratch: all zero between calls
 
   uint32_t find(uint64_t key) const {
     const size_t mask = table_.size() - 1;
@@ -170,20 +171,25 @@ class IsmctsTree {
     int best = -1, first_unvisited = -1;
     double best_score = -1e300;
     Child* c = &children_[node.first_child];
+    // Membership of the legal actions as bits (a node may have dozens of children).
+    for (Action a : legal) legal_bits_[a >> 6] |= uint64_t{1} << (a & 63);
+    const auto is_legal = [this](Action a) { return legal_bits_[a >> 6] >> (a & 63) & 1; };
     // Availability first (needed for every legal child), then the choice.
     for (int i = 0; i < node.num_children; ++i) {
-      if (!contains(legal, c[i].action)) continue;
+      if (!is_legal(c[i].action)) continue;
       ++c[i].available;
       if (c[i].visits == 0 && first_unvisited < 0) first_unvisited = i;
     }
     if (first_unvisited >= 0) {
+      int chosen = first_unvisited;
       if (node.hint >= 0)  // the policy's choice is tried first
         for (int i = 0; i < node.num_children; ++i)
-          if (c[i].action == node.hint && c[i].visits == 0 && contains(legal, c[i].action)) return i;
-      return first_unvisited;
+          if (c[i].action == node.hint && c[i].visits == 0 && is_legal(c[i].action)) chosen = i;
+      for (Action a : legal) legal_bits_[a >> 6] = 0;
+      return chosen;
     }
     for (int i = 0; i < node.num_children; ++i) {
-      if (!contains(legal, c[i].action)) continue;
+      if (!is_legal(c[i].action)) continue;
       double score =
           c[i].value / c[i].visits + options_.exploration * std::sqrt(std::log(static_cast<double>(c[i].available)) / c[i].visits);
       if (c[i].action == node.hint) score += options_.policy_bias / std::sqrt(c[i].visits + 1.0);
@@ -192,13 +198,8 @@ class IsmctsTree {
         best = i;
       }
     }
+    for (Action a : legal) legal_bits_[a >> 6] = 0;
     return best;
-  }
-
-  static bool contains(const typename G::Actions& legal, Action a) {
-    for (Action b : legal)
-      if (b == a) return true;
-    return false;
   }
 
   void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }

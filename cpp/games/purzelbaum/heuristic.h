@@ -27,26 +27,25 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
     }
     return -1;
   }
-  ActionList legal;
-  g.legal_actions(s, legal);
-  if (legal.empty()) return -1;  // not a decision node: the caller broke the contract
-  Action best = legal[0];
-  double best_score = -1e18;
-  for (Action a : legal) {
-    double score = 0.0;
-    if (s.phase == Phase::kBury) {
-      const int h = a - act::kBury;
-      score = (s.white >> h & 1) ? 0.0 : 1.0;
-    } else if (s.phase == Phase::kDig) {
-      const int h = a - act::kDig;
-      score = (s.leaf >> h & 1) + 1.01 * s.hole_nuts[h];
-    }
-    if (score > best_score) {
-      best_score = score;
-      best = a;
-    }
+  // Without listing: the same choice as scoring legal_actions in order, the first best kept.
+  if (s.phase == Phase::kBury) {  // the first hole whose disk is green, else hole 0
+    const uint32_t green = ~s.white & g.all_holes();
+    return act::kBury + (green ? __builtin_ctz(green) : 0);
   }
-  return best;
+  if (s.phase == Phase::kDig) {
+    Action best = -1;
+    double best_score = -1e18;
+    for (uint32_t m = s.white & g.all_holes(); m; m &= m - 1) {
+      const int h = __builtin_ctz(m);
+      const double score = (s.leaf >> h & 1) + 1.01 * s.hole_nuts[h];
+      if (score > best_score) {
+        best_score = score;
+        best = act::kDig + h;
+      }
+    }
+    return best;
+  }
+  return -1;  // not a decision node: the caller broke the contract
 }
 
 }  // namespace nutcore::purzel

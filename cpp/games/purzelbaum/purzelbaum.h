@@ -99,6 +99,7 @@ class Game : public PerfectInformation<Game, State> {
   const Params& params() const { return params_; }
   int num_players() const { return params_.players; }
   int num_holes() const { return num_holes_; }
+  uint32_t all_holes() const { return all_holes_; }  // a bit per hole
   double hit_probability(int seat, int end, int target) const { return outcomes(seat, end, target)[0]; }
   int num_ends() const { return num_ends_; }
   // A bound: every turn (a shove or a dig) takes at most 3 actions (shove, tumble, bury), and the
@@ -173,8 +174,7 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
       for (int h = 0; h < num_holes_; ++h) out.push_back(act::kBury + h);
       break;
     case Phase::kDig:
-      for (int h = 0; h < num_holes_; ++h)
-        if (s.white >> h & 1) out.push_back(act::kDig + h);
+      for (uint32_t m = s.white & all_holes_; m; m &= m - 1) out.push_back(act::kDig + __builtin_ctz(m));
       break;
     default:
       break;
