@@ -80,6 +80,7 @@ inline ColumnTake prepare_take(const Game& g, const State& s, int viewer, int q,
   ColumnTake c;
   c.num_predators = 0;
   c.hidden = 0;
+  c.points = 0;  // food only: the sum of each card's step (it telescopes to the change)
   std::memcpy(c.display, s.display[q], kMaxKinds);
   for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i) {
     const int t = seen_type(s.column[j][i], viewer);
@@ -88,15 +89,19 @@ inline ColumnTake prepare_take(const Game& g, const State& s, int viewer, int q,
       continue;
     }
     const int k = g.type_kind(t);
-    if (g.kind(k).food)
+    if (g.kind(k).food) {
+      c.points += g.points(k, c.display[k] + 1) - g.points(k, c.display[k]);
       ++c.display[k];
-    else
+    } else {
       c.predators[c.num_predators++] = k;
+    }
   }
-  uint8_t d[kMaxKinds];
-  std::memcpy(d, c.display, kMaxKinds);
-  for (int i = 0; i < c.num_predators; ++i) receive(g, d, c.predators[i]);
-  c.points = score_change(g, s.display[q], d);
+  if (c.num_predators) {  // predators take cards after the food: score the result whole
+    uint8_t d[kMaxKinds];
+    std::memcpy(d, c.display, kMaxKinds);
+    for (int i = 0; i < c.num_predators; ++i) receive(g, d, c.predators[i]);
+    c.points = score_change(g, s.display[q], d);
+  }
   return c;
 }
 
