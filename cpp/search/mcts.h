@@ -285,7 +285,6 @@ class MctsTree {
       }
       return first + parent.num_children - 1;
     }
-    const int mover = parent.player;
     const double log_n = std::log(static_cast<double>(parent.visits));
     uint32_t best = first;
     double best_score = -1e300;
