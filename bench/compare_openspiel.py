@@ -51,6 +51,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import nutcore
 import nutcore.openspiel  # noqa: F401  (registers the games with pyspiel)
+from nutcore import benchmark
 
 BEGIN = "<!-- compare_openspiel: begin -->"
 END = "<!-- compare_openspiel: end -->"
@@ -136,22 +137,6 @@ def openspiel_bot(name: str, game, seconds: float, uct_c: float, seed: int):
 # --- speed ---
 
 
-def speed_positions(game, count: int, seed: int) -> list:
-    """`count` decision points (more than one legal move) of one seeded random game, spread from a
-    tenth to seven tenths of its length."""
-    rng = random.Random(seed)
-    state, points = game.new_initial_state(), []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            sample_chance(state, rng)
-            continue
-        if len(state.legal_actions()) > 1:
-            points.append(state.clone())
-        state.apply_action(rng.choice(state.legal_actions()))
-    fractions = [0.1 + 0.6 * i / max(1, count - 1) for i in range(count)]
-    return [points[int(f * (len(points) - 1))] for f in fractions]
-
-
 def openspiel_rate(name: str, game, state, seconds: float, uct_c: float) -> float:
     if not hidden(name):
         bot = OpenSpielMCTS(game, seconds, uct_c, seed=1)
@@ -173,7 +158,7 @@ def nutcore_rate(name: str, state, seconds: float, **options) -> float:
 def speed(args, name: str, players: int) -> dict:
     game = pyspiel.load_game(f"nutcore_{name}", {"players": players})
     rows = []
-    for state in speed_positions(game, args.positions, seed=args.seed):
+    for state in benchmark.positions(game, args.positions, seed=args.seed):
         rows.append(
             (
                 nutcore_rate(name, state, args.speed_seconds),

@@ -45,6 +45,12 @@ inline Json json_from_py(const py::handle& obj) {
 }
 inline py::object json_to_py(const Json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
+// Two games are equal when their parameters are (games are immutable values).
+template <typename G>
+bool same_game(const std::shared_ptr<const G>& a, const std::shared_ptr<const G>& b) {
+  return a == b || a->params_json().dump() == b->params_json().dump();
+}
+
 template <GameConcept G>
 struct PyState {
   std::shared_ptr<const G> game;
@@ -143,7 +149,7 @@ struct PyGame {
       if (!py::isinstance<PyState<G>>(from))
         throw std::invalid_argument(std::string("random_playouts: state must be a ") + G::kName + " state");
       const PyState<G>& s = from.cast<const PyState<G>&>();
-      if (s.game != game && s.game->params_json().dump() != game->params_json().dump())
+      if (!same_game(s.game, game))
         throw std::invalid_argument("random_playouts: the state belongs to another game (other parameters)");
       start = s.state;
     }
@@ -227,7 +233,7 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def("__eq__", [](const S& a, const py::object& other) -> py::object {
         if (!py::isinstance<S>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         const S& b = other.cast<const S&>();
-        return py::bool_(a.state == b.state && (a.game == b.game || a.game->params_json().dump() == b.game->params_json().dump()));
+        return py::bool_(a.state == b.state && same_game(a.game, b.game));
       }, py::arg("other"), py::is_operator());
   // Information sets (docs/information.md): what a seat knows, never more.
   auto seat = [](const S& s, const py::handle& player) {
@@ -304,7 +310,7 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       // Games are immutable values: equal when their parameters are, and hashable.
       .def("__eq__", [](const PG& a, const py::object& other) -> py::object {
         if (!py::isinstance<PG>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(a.game->params_json().dump() == other.cast<const PG&>().game->params_json().dump());
+        return py::bool_(same_game(a.game, other.cast<const PG&>().game));
       }, py::arg("other"), py::is_operator())
       .def("__hash__", [](const PG& g) { return py::hash(py::str(g.game->params_json().dump())); })
       // Pickles as its name and parameters, through load_game (which validates them).

@@ -37,6 +37,11 @@ class RandomBot(Bot):
         return self._rng.choice(state.legal_actions())
 
 
+def _spec(name: str, settings: dict[str, Any]) -> str:
+    """The bot spec that makes a bot with these settings: its name."""
+    return name + (":" if settings else "") + ",".join(f"{k}={v}" for k, v in settings.items())
+
+
 class _HumanLike:
     """Settings that make a bot play more like a person (difficulty levels):
     memory: the chance of remembering each fact the game asks a player to memorise (Ritter's thief
@@ -76,7 +81,7 @@ class GreedyBot(_HumanLike, Bot):
 
     def __init__(self, memory: Any = 1.0, noise: Any = 0.0):
         shown = self._set_human_like(memory, noise)
-        self.name = "greedy" + (":" if shown else "") + ",".join(f"{k}={v}" for k, v in shown.items())
+        self.name = _spec("greedy", shown)
         self.reset(0)
 
     def step(self, state) -> int:
@@ -91,9 +96,7 @@ class SearchBot(_HumanLike, Bot):
         search_config(algorithm, **settings)  # bad settings fail here, not at the first move
         self.algorithm = algorithm
         self.settings = settings
-        shown = self._set_human_like(memory, noise)
-        shown = {**settings, **shown}
-        self.name = algorithm + (":" if shown else "") + ",".join(f"{k}={v}" for k, v in shown.items())  # a spec
+        self.name = _spec(algorithm, {**settings, **self._set_human_like(memory, noise)})
         self.reset(0)
 
     def step(self, state) -> int:

@@ -32,13 +32,7 @@ inline void receive(const Game& g, uint8_t* d, int k) {
     g.discard_from(d, k);
 }
 
-inline int display_score(const Game& g, const uint8_t* d) {
-  int total = 0;
-  for (int k = 0; k < g.num_kinds(); ++k) total += g.points(k, d[k]);
-  return total;
-}
-
-// display_score(after) - display_score(before), scoring only the kinds that changed (the hot path:
+// display_points(after) - display_points(before), scoring only the kinds that changed (the hot path:
 // the policy scores every card and tree this way).
 inline int score_change(const Game& g, const uint8_t* before, const uint8_t* after) {
   int change = 0;
@@ -68,12 +62,6 @@ struct ColumnTake {
   double hidden;
   int points;  // what taking the column without an extra card adds to q's score, hidden cards aside
 };
-
-// A column card's type as `viewer` sees it: kHiddenType for another seat's face-down card (what
-// Game::view masks, read in place of a copy of the state).
-inline int seen_type(uint8_t c, int viewer) {
-  return code_down(c) && code_owner(c) != viewer ? kHiddenType : code_type(c);
-}
 
 // Column j of `s` as `viewer` sees it, taken by seat q.
 inline ColumnTake prepare_take(const Game& g, const State& s, int viewer, int q, int j, double hidden_value) {
@@ -205,7 +193,7 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
       for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i) {
         const uint8_t c = s.column[j][i];
         tokens += code_down(c);
-        if (heuristic::seen_type(c, me) != kHiddenType) moons += g.type_moons(code_type(c));
+        if (seen_type(c, me) != kHiddenType) moons += g.type_moons(code_type(c));
       }
       if (j == n) tokens += s.last_squirrel_token;
       const int gained = std::min(cap - s.tokens[me], tokens + std::min<int>(moons, s.supply));
@@ -242,7 +230,7 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
         heuristic::receive(g, d, k);
       }
     }
-    const double score = heuristic::display_score(g, d);
+    const double score = g.display_points(d);
     if (score > best_score) {
       best_score = score;
       best = a;

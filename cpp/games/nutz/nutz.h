@@ -42,6 +42,10 @@ inline uint8_t card_code(int type, bool down, int owner) {
 inline int code_type(uint8_t c) { return c & 0x0F; }
 inline bool code_down(uint8_t c) { return c & kDown; }
 inline int code_owner(uint8_t c) { return c >> 5; }
+// A column card's type as `viewer` sees it: kHiddenType for another seat's face-down card.
+inline int seen_type(uint8_t c, int viewer) {
+  return code_down(c) && code_owner(c) != viewer ? kHiddenType : code_type(c);
+}
 
 namespace act {
 constexpr Action kPlay = 0;       // + 10 * type + 2 * tree + down
@@ -199,11 +203,13 @@ class Game {
   int type_moons(int t) const { return type_moons_[t]; }
   int type_count(int t) const { return type_count_[t]; }
   const std::string& type_name(int t) const { return type_names_[t]; }
-  int score_of(const State& s, int p) const {
+  // What a display (a count per kind) scores.
+  int display_points(const uint8_t* display) const {
     int total = 0;
-    for (int k = 0; k < num_kinds(); ++k) total += kind(k).points(s.display[p][k]);
+    for (int k = 0; k < num_kinds(); ++k) total += points(k, display[k]);
     return total;
   }
+  int score_of(const State& s, int p) const { return display_points(s.display[p]); }
   // Cards of each type `player` has not seen (docs/rules/nutz.md, "Information").
   void unseen(const State& s, int player, int* out) const;
   // What predator k does to a display it hits (the rules' effect, shared with the AI).
@@ -654,7 +660,7 @@ inline State Game::view(const State& s, int player) const {
   for (int j = 0; j < kMaxTrees; ++j)
     for (int i = 0; i < kColumnMax; ++i) {
       const uint8_t c = s.column[j][i];
-      if (c != kNone && code_down(c) && code_owner(c) != player) v.column[j][i] = static_cast<uint8_t>(c | kHiddenType);
+      if (c != kNone && seen_type(c, player) == kHiddenType) v.column[j][i] = static_cast<uint8_t>(c | kHiddenType);
     }
   return v;
 }

@@ -23,13 +23,13 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
   if (s.phase == Phase::kShove) {  // the first legal shove in the seat's likeliest-hit order
     for (Action a : g.shoves_by_hit(s.current)) {
       const int t = (a - act::kShove) / 16, e = (a - act::kShove) % 16;
-      if (!(s.white >> t & 1) && (s.ends >> e & 1)) return a;
+      if ((g.open_targets(s) >> t & 1) && (s.ends >> e & 1)) return a;
     }
     return -1;
   }
   // Without listing: the same choice as scoring legal_actions in order, the first best kept.
   if (s.phase == Phase::kBury) {  // the first hole whose disk is green, else hole 0
-    const uint32_t green = ~s.white & g.all_holes();
+    const uint32_t green = g.open_targets(s);
     return act::kBury + (green ? __builtin_ctz(green) : 0);
   }
   if (s.phase == Phase::kDig) {

@@ -100,6 +100,8 @@ class Game : public PerfectInformation<Game, State> {
   int num_players() const { return params_.players; }
   int num_holes() const { return num_holes_; }
   uint32_t all_holes() const { return all_holes_; }  // a bit per hole
+  // The holes a shove may target: those whose disk is still green.
+  uint32_t open_targets(const State& s) const { return ~s.white & all_holes_; }
   double hit_probability(int seat, int end, int target) const { return outcomes(seat, end, target)[0]; }
   int num_ends() const { return num_ends_; }
   // A bound: every turn (a shove or a dig) takes at most 3 actions (shove, tumble, bury), and the
@@ -165,10 +167,9 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
   out.clear();
   switch (s.phase) {
     case Phase::kShove:
-      for (int t = 0; t < num_holes_; ++t)
-        if (!(s.white >> t & 1))
-          for (int e = 0; e < num_ends_; ++e)
-            if (s.ends >> e & 1) out.push_back(act::kShove + 16 * t + e);
+      for (uint32_t targets = open_targets(s); targets; targets &= targets - 1)
+        for (uint32_t ends = s.ends; ends; ends &= ends - 1)
+          out.push_back(act::kShove + 16 * __builtin_ctz(targets) + __builtin_ctz(ends));
       break;
     case Phase::kBury:
       for (int h = 0; h < num_holes_; ++h) out.push_back(act::kBury + h);
@@ -188,7 +189,7 @@ inline int nth_bit(uint32_t bits, int k) {
 }
 
 inline Action Game::random_action(const State& s, Rng& rng) const {
-  const uint32_t targets = ~s.white & all_holes_, ends = s.ends;
+  const uint32_t targets = open_targets(s), ends = s.ends;
   const int num_ends = __builtin_popcount(ends);
   if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) {
     ActionList legal;
