@@ -322,3 +322,29 @@ def test_perfect_information_searches_are_not_offered():
     )
     with pytest.raises(ValueError, match="no exact whole-game solver"):
         nutcore.solve(state)
+
+
+def test_forgetful_bots_read_nothing_hidden():
+    # Two states the mover cannot tell apart: its forgetful beliefs look the same to it, and bots
+    # with imperfect memory choose the same move from them for the same seed.
+    game, states = ritter_positions(2, seed=31, count=1000)
+    rng = random.Random(31)
+    checked = 0
+    for state in states:
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        p = state.current_player()
+        other = shuffle_hidden(state.to_json(), p, rng)
+        if other is None:
+            continue
+        twin = game.state_from_json(other)
+        assert_same_view(state.forget(p, 0.5, seed=checked), twin.forget(p, 0.5, seed=checked), p)
+        for spec in ("greedy:memory=0.5", "level:5"):
+            a, b = nutcore.make_bot(spec), nutcore.make_bot(spec)
+            a.reset(checked)
+            b.reset(checked)
+            assert a.step(state) == b.step(twin), spec
+        checked += 1
+        if checked == 40:
+            break
+    assert checked >= 20
