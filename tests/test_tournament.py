@@ -37,6 +37,24 @@ def test_lineups_cover_every_seat():
     assert T.lineups(2, 4) == [(0, 1, 0, 1), (1, 0, 1, 0)]  # fewer bots than seats: repeated
 
 
+def test_gauntlet_and_ladder_lineups():
+    assert T.lineups(4, 2, "gauntlet") == [(0, 1), (1, 0), (0, 2), (2, 0), (0, 3), (3, 0)]
+    assert T.lineups(4, 2, "ladder") == [(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2)]
+    three = T.lineups(5, 3, "gauntlet")  # the first bot with every pair of the others, rotated
+    assert len(three) == 6 * 3 and all(0 in x for x in three)
+    assert T.lineups(5, 3, "ladder")[:3] == [(0, 1, 2), (2, 0, 1), (1, 2, 0)] and len(T.lineups(5, 3, "ladder")) == 9
+
+
+def test_gauntlet_plays_only_the_first_bot_against_the_others(tmp_path):
+    result = small(schedule="gauntlet", games=8, output=tmp_path)
+    assert result.schedule == "gauntlet" and "(gauntlet)" in result.table()
+    assert all(0 in rec["lineup"] for rec in result.records)
+    assert result.matrix[1][2] is None and result.matrix[0][2] is not None
+    assert json.loads((tmp_path / "results.json").read_text())["schedule"] == "gauntlet"
+    with pytest.raises(ValueError, match="different tournament"):  # the schedule is part of the log's identity
+        small(schedule="ladder", games=8, output=tmp_path)
+
+
 def test_same_results_for_any_worker_count_and_batch(reference):
     assert reference.games == 18 and len(reference.records) == 18
     assert [r["game"] for r in reference.records] == list(range(18))
@@ -133,6 +151,12 @@ def test_budget_axis():
     assert T.budget_axis(["mcts:iterations=100,exploration=1", "mcts:iterations=300"]) is None
     assert T.budget_axis(["ismcts:time_limit=0.1", "ismcts:time_limit=0.4"]) == ("time_limit", [0.1, 0.4])
     assert T.budget_axis(["greedy", "random"]) is None
+    # Reference bots (no budget) beside a budget series: None, drawn as lines.
+    assert T.budget_axis(["greedy", "mcts:iterations=100", "mcts:iterations=300"]) == (
+        "iterations",
+        [None, 100.0, 300.0],
+    )
+    assert T.budget_axis(["greedy", "mcts:iterations=100"]) is None  # one budget is not a series
 
 
 @pytest.mark.parametrize(
@@ -143,6 +167,7 @@ def test_budget_axis():
         ({"bots": ["greedy"]}, "at least 2"),
         ({"bots": ["greedy", "greedy"]}, "at least 2"),
         ({"bots": "greedy"}, "list of bot specs"),
+        ({"schedule": "swiss"}, "schedule"),
         ({"bots": ["greedy", "expectimax:depth=2"], "game": "ritter"}, "not available"),
         ({"game": "chess"}, "unknown game"),
         ({"players": 7}, "players"),

@@ -105,6 +105,7 @@ def _tournament(args: argparse.Namespace) -> int:
         address=args.address,
         output=args.output,
         progress=not args.quiet,
+        schedule=args.schedule,
     )
     print(result.table())
     if args.output:
@@ -296,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, help="local: processes (default: the cores); ray: CPUs of a local Ray")
     p.add_argument("--address", help="ray: the cluster to join (ray.init(address=...))")
     p.add_argument("--output", help="directory for results.json, ratings.csv, games.csv and resuming")
+    p.add_argument(
+        "--schedule",
+        choices=["round-robin", "gauntlet", "ladder"],
+        default="round-robin",
+        help="who meets: every combination, the first --bot against the others, or neighbours in order",
+    )
     p.add_argument("--plot", help="write a PNG of the ratings (needs nutcore[plot])")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_tournament)

@@ -4,7 +4,8 @@
     >>> print(result.table())
 
 Line-ups: every combination of `players` bots (all bots, repeated to fill the seats, when there are
-fewer bots than seats), each in all `players` rotations of the seats. Game i plays line-up
+fewer bots than seats), each in all `players` rotations of the seats; or, by `schedule`, only the
+first bot against the others (gauntlet) or neighbours in the list (ladder). Game i plays line-up
 i mod (number of line-ups) and is seeded from (seed, i) alone, so a tournament's results are the
 same on every backend, for any number of workers and batch size, and after a resume.
 
@@ -63,11 +64,12 @@ class TournamentResult:
     records: list[dict[str, Any]] = field(repr=False)  # per game: game, lineup (bot per seat), returns, scores, length
     ratings: list[BotRating] = field(default_factory=list)
     matrix: list[list[float | None]] = field(default_factory=list)  # [i][j]: i's share of its results against j
+    schedule: str = "round-robin"
 
     def table(self) -> str:
         lines = [
-            f"{self.game}, {self.players} players, {self.games} games over {len(self.lineups)} line-ups, "
-            f"seed {self.seed}",
+            f"{self.game}, {self.players} players, {self.games} games over {len(self.lineups)} line-ups "
+            f"({self.schedule}), seed {self.seed}",
             "",
             "| bot | games | win share | 95% CI | mean score | rating | 95% CI |",
             "|---|---|---|---|---|---|---|",
@@ -93,6 +95,7 @@ class TournamentResult:
             "bots": self.bots,
             "seed": self.seed,
             "games": self.games,
+            "schedule": self.schedule,
             "lineups": [list(x) for x in self.lineups],
             "ratings": [{**r.__dict__, "ci95": list(r.ci95), "rating_ci95": list(r.rating_ci95)} for r in self.ratings],
             "matrix": self.matrix,
@@ -158,11 +161,15 @@ class TournamentResult:
         axes[0].set_title(f"{self.game}, {self.players} players, {self.games} games")
         if budget:
             key, values = budget
-            pts = sorted((v, self.ratings[i]) for i, v in enumerate(values))
+            pts = sorted(((v, self.ratings[i]) for i, v in enumerate(values) if v is not None), key=lambda p: p[0])
             x = [v for v, _ in pts]
             y = [r.rating for _, r in pts]
             yerr = [[r.rating - r.rating_ci95[0] for _, r in pts], [r.rating_ci95[1] - r.rating for _, r in pts]]
             axes[1].errorbar(x, y, yerr=yerr, fmt="o-", capsize=3)
+            for i, v in enumerate(values):
+                if v is None:  # a reference bot
+                    axes[1].axhline(self.ratings[i].rating, linestyle="--", color="gray")
+                    axes[1].annotate(self.bots[i], (x[0], self.ratings[i].rating), fontsize=8, va="bottom")
             axes[1].set_xscale("log")
             axes[1].set_xlabel(key)
             axes[1].set_ylabel("rating")
@@ -173,31 +180,43 @@ class TournamentResult:
         return os.fspath(path)
 
 
-def budget_axis(specs: Sequence[str]) -> tuple[str, list[float]] | None:
-    """(setting, value per bot) when the specs differ only in `iterations` or only in `time_limit`."""
+def budget_axis(specs: Sequence[str]) -> tuple[str, list[float | None]] | None:
+    """(setting, value per bot) when the bots that have `iterations` (or `time_limit`) differ only
+    in it; the value is None for the others (reference bots such as greedy, drawn as lines)."""
     parsed = []
     for spec in specs:
         name, _, rest = spec.partition(":")
         parsed.append((name, dict(item.partition("=")[::2] for item in filter(None, rest.split(",")))))
     for key in ("iterations", "time_limit"):
-        others = {(n, tuple(sorted((k, v) for k, v in s.items() if k != key))) for n, s in parsed}
+        with_key = [(n, s) for n, s in parsed if key in s]
+        others = {(n, tuple(sorted((k, v) for k, v in s.items() if k != key))) for n, s in with_key}
         try:
-            values = [float(s[key]) for _, s in parsed]
-        except (KeyError, ValueError):
+            values = [float(s[key]) if key in s else None for _, s in parsed]
+        except ValueError:
             continue
-        if len(others) == 1 and len(set(values)) > 1:
+        if len(others) == 1 and len({v for v in values if v is not None}) > 1:
             return key, values
     return None
 
 
-def lineups(num_bots: int, players: int) -> list[tuple[int, ...]]:
-    """Bot index per seat: each combination of `players` bots in every rotation of the seats."""
-    if num_bots >= players:
-        combos = list(itertools.combinations(range(num_bots), players))
+SCHEDULES = ("round-robin", "gauntlet", "ladder")
+
+
+def lineups(num_bots: int, players: int, schedule: str = "round-robin") -> list[tuple[int, ...]]:
+    """Bot index per seat, each group of `players` bots in every rotation of the seats. The groups:
+    "round-robin", every combination of bots; "gauntlet", the first bot with every combination of
+    the others (a budget study against one reference bot); "ladder", every `players` bots next to
+    each other in the list (levels or budgets in order, each against its neighbours)."""
+    if num_bots < players:
+        groups = [tuple(i % num_bots for i in range(players))]  # fewer bots than seats: repeated
+    elif schedule == "gauntlet":
+        groups = [(0, *rest) for rest in itertools.combinations(range(1, num_bots), players - 1)]
+    elif schedule == "ladder":
+        groups = [tuple(range(first, first + players)) for first in range(num_bots - players + 1)]
     else:
-        combos = [tuple(i % num_bots for i in range(players))]
+        groups = list(itertools.combinations(range(num_bots), players))
     out: list[tuple[int, ...]] = []
-    for c in combos:
+    for c in groups:
         for shift in range(players):
             lineup = tuple(c[(seat - shift) % players] for seat in range(players))
             if lineup not in out:
@@ -304,8 +323,10 @@ def rate(records, bots: Sequence[str], seed: int) -> tuple[list[BotRating], list
     return ratings, matrix
 
 
-def _header(game, specs, seed, games) -> dict[str, Any]:
+def _header(game, specs, seed, games, schedule) -> dict[str, Any]:
     header = {"game": game.name, "params": game.params, "bots": list(specs), "seed": seed, "games": games}
+    if schedule != "round-robin":  # logs written before schedules existed stay resumable
+        header["schedule"] = schedule
     return json.loads(json.dumps(header))  # as the log will read back
 
 
@@ -320,7 +341,7 @@ def _read_log(path: str, header: dict[str, Any]) -> dict[int, dict[str, Any]]:
         first = None
     if first != header:
         raise ValueError(
-            f"{path} holds a different tournament (game, parameters, bots, seed or games differ); "
+            f"{path} holds a different tournament (game, parameters, bots, seed, games or schedule differ); "
             "give another output directory or remove it"
         )
     for line in lines[1:]:
@@ -389,6 +410,7 @@ def tournament(
     output: str | os.PathLike | None = None,
     batch_size: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
+    schedule: str = "round-robin",
 ) -> TournamentResult:
     """Round-robin tournament of bot specs (see the module's docstring for the line-ups, seeding and
     ratings). `game`: a name (then `players`, 2 by default) or a loaded game. `backend`: "local" (a
@@ -396,7 +418,8 @@ def tournament(
     (a task per batch; joins the cluster at `address`, else starts a local Ray of `workers` CPUs).
     `output`: a directory for results.json, ratings.csv, games.csv and the resume log: run the
     same tournament with the same output again and it continues where it stopped. `progress`:
-    True for a progress bar on stderr, or a callable(done, total)."""
+    True for a progress bar on stderr, or a callable(done, total). `schedule`: which bots meet
+    ("round-robin", "gauntlet" or "ladder": see `lineups`)."""
     from .games import load_game
 
     if isinstance(game, str):
@@ -425,9 +448,11 @@ def tournament(
         batch_size = _checks.integer(batch_size, "tournament: batch_size", 1, 10**6)
     if address is not None and backend != "ray":
         raise ValueError("tournament: address is for the ray backend")
-    table = lineups(len(specs), players)
+    if schedule not in SCHEDULES:
+        raise ValueError(f"tournament: schedule must be one of {SCHEDULES}, got {schedule!r}")
+    table = lineups(len(specs), players, schedule)
 
-    header = _header(game, specs, seed, games)
+    header = _header(game, specs, seed, games, schedule)
     done: dict[int, dict[str, Any]] = {}
     log = None
     if output is not None:
@@ -475,7 +500,9 @@ def tournament(
             log.close()
     records = [done[i] for i in range(games)]
     ratings, matrix = rate(records, specs, seed)
-    result = TournamentResult(game.name, players, game.params, specs, seed, games, table, records, ratings, matrix)
+    result = TournamentResult(
+        game.name, players, game.params, specs, seed, games, table, records, ratings, matrix, schedule
+    )
     if output is not None:
         result.write(output)
     return result
