@@ -71,7 +71,7 @@ def speed(args) -> None:
     for threads in (1, 2):
         best = None
         for _ in range(3):
-            r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, threads, True, 50_000_000)
+            r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, threads, True, 50_000_000, 0.0)
             best = r["elapsed"] if best is None else min(best, r["elapsed"])
         rate = args.iterations / best
         base = base or rate
@@ -81,7 +81,7 @@ def speed(args) -> None:
 def memory(args) -> None:
     if args.child:
         _, state = opening(2)
-        r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, 1, True, 50_000_000)
+        r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, 1, True, 50_000_000, 0.0)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"| {r['iterations']:,} | {r['nodes']:,} | {r['bytes_per_node']} | {r['tree_bytes'] / 2**20:.0f} MiB "

@@ -71,9 +71,11 @@ void bind_information_search(py::module_& m) {
     m.def(name, [pimc](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                        const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
                        const py::handle& max_nodes, const py::handle& determinizations, double policy_bias,
-                       StopToken* token) {
+                       double margin, double margin_scale, StopToken* token) {
       IsmctsOptions o;
       read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
+      o.margin = margin;
+      o.margin_scale = margin_scale;
       o.determinizations = static_cast<int>(int_arg(determinizations, "determinizations", 1, 100000));
       if (!(policy_bias >= 0) || !std::isfinite(policy_bias)) throw std::invalid_argument("policy_bias must be >= 0");
       o.policy_bias = policy_bias;
@@ -88,7 +90,7 @@ void bind_information_search(py::module_& m) {
       return mcts_result_to_py(r);
     }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
        py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("determinizations"),
-       py::arg("policy_bias"), py::arg("stop") = nullptr);
+       py::arg("policy_bias"), py::arg("margin") = 0.0, py::arg("margin_scale") = 10.0, py::arg("stop") = nullptr);
   }
 }
 
@@ -119,9 +121,13 @@ void bind_full_information_search(py::module_& m) {
   }
   m.def("mcts_search", [](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                           const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
-                          const py::handle& max_nodes, StopToken* token) {
+                          const py::handle& max_nodes, double widening, double margin, double margin_scale,
+                          StopToken* token) {
     MctsOptions o;
     read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
+    o.widening = widening;
+    o.margin = margin;
+    o.margin_scale = margin_scale;
     o.progress = progress_of(token);
     // The search works on a copy: Python may touch `state` while the GIL is released.
     const MctsResult r = run_interruptible(
@@ -132,7 +138,8 @@ void bind_full_information_search(py::module_& m) {
         token);
     return mcts_result_to_py(r);
   }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
-     py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("stop") = nullptr);
+     py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("widening") = 0.0,
+     py::arg("margin") = 0.0, py::arg("margin_scale") = 10.0, py::arg("stop") = nullptr);
 }
 
 // Searches that read the whole state (MCTS, expectimax) are bound only for games of perfect
@@ -153,6 +160,16 @@ void bind_search(py::module_& m) {
       Rng rng(0);
       return rollout_action(*state.game, state.state, rng);
     }, py::arg("state"));
+  }
+  if constexpr (HasActionOrder<G>) {
+    m.def("ordered_actions", [](const PyState<G>& state) {
+      if (state.game->is_terminal(state.state) || state.game->is_chance(state.state))
+        throw std::invalid_argument("ordered_actions needs a decision node");
+      typename G::Actions legal;
+      state.game->legal_actions(state.state, legal);
+      order_actions(*state.game, state.state, legal);
+      return std::vector<Action>(legal.begin(), legal.end());
+    }, py::arg("state"), "The legal actions best first, as MCTS expands and widens them.");
   }
   if constexpr (G::kHiddenInformation) {
     bind_information_search<G>(m);

@@ -31,6 +31,8 @@ class FixedList {
   T& operator[](int i) { return items_[i]; }
   const T* begin() const { return items_; }
   const T* end() const { return items_ + size_; }
+  T* begin() { return items_; }
+  T* end() { return items_ + size_; }
 
  private:
   T items_[Capacity];

@@ -229,7 +229,7 @@ class IsmctsTree {
     }
     playout(state);
     double returns[kP] = {};
-    game_.returns(state, returns);
+    playout_rewards(game_, state, options_, returns);
     for (int p = 0; p < kP; ++p) root_sum_[p] += returns[p];
     for (const auto& [index, i] : path_) {
       Child& c = children_[nodes_[index].first_child + i];

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -35,6 +36,16 @@ struct MctsOptions {
   uint64_t seed = 0;
   int threads = 1;
   bool heuristic_rollouts = false;  // playouts by the game's rollout_action() when it has one
+  // Progressive widening, for nodes with hundreds of moves: a decision node visited n times chooses
+  // among only its first ceil(widening * sqrt(n + 1)) children, in the game's order_actions() order
+  // (best first); more open as it is visited more. 0: all children from the start. Games without
+  // order_actions() ignore it (their action order says nothing of quality).
+  double widening = 0.0;
+  // The reward of a playout's end: (1 - margin) * the seat's return (win share) + margin * its
+  // points lead over the best other seat, squashed into [0, 1] as 0.5 + 0.5 tanh(lead / margin_scale).
+  // 0: win share only. A margin plays for points too: it tells a near loss from a rout.
+  double margin = 0.0;
+  double margin_scale = 10.0;  // points
   long max_nodes = 20'000'000;    // the search stops growing its tree beyond this (memory guard)
   const StopFlag* stop = nullptr;  // set by the caller: the search ends after its current iteration
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
@@ -61,6 +72,28 @@ inline void check_options(const MctsOptions& options) {
   if (options.threads < 1 || options.threads > 256) throw std::invalid_argument("threads must be 1..256");
   if (!(options.exploration >= 0) || !std::isfinite(options.exploration)) throw std::invalid_argument("exploration must be >= 0");
   if (options.max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
+  if (!(options.widening >= 0) || !std::isfinite(options.widening)) throw std::invalid_argument("widening must be >= 0");
+  if (!(options.margin >= 0 && options.margin <= 1)) throw std::invalid_argument("margin must be in [0, 1]");
+  if (!(options.margin_scale > 0) || !std::isfinite(options.margin_scale))
+    throw std::invalid_argument("margin_scale must be > 0");
+}
+
+// What a playout's end is worth to each seat (MctsOptions::margin): the returns, or mixed with the
+// points lead.
+template <GameConcept G>
+void playout_rewards(const G& game, const typename G::StateType& state, const MctsOptions& options, double* out) {
+  game.returns(state, out);
+  if (options.margin <= 0) return;
+  int points[G::kMaxNumPlayers] = {};
+  game.scores(state, points);
+  const int n = game.num_players();
+  for (int p = 0; p < n; ++p) {
+    int best_other = std::numeric_limits<int>::min();
+    for (int q = 0; q < n; ++q)
+      if (q != p) best_other = std::max(best_other, points[q]);
+    const double lead = 0.5 + 0.5 * std::tanh((points[p] - best_other) / options.margin_scale);
+    out[p] = (1 - options.margin) * out[p] + options.margin * lead;
+  }
 }
 
 // Games may offer a playout policy better than uniform, a free function found by argument-dependent
@@ -68,6 +101,15 @@ inline void check_options(const MctsOptions& options) {
 template <typename G>
 concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, Rng& rng) {
   { rollout_action(g, s, rng) } -> std::same_as<Action>;
+};
+
+// And an order of the legal actions, best first by the same knowledge (found the same way):
+// `void order_actions(const G&, const State&, Actions&)` permutes the list legal_actions() gave.
+// MCTS expands children in this order, so unvisited moves are tried best first and progressive
+// widening opens the likeliest ones.
+template <typename G>
+concept HasActionOrder = requires(const G& g, const typename G::StateType& s, typename G::Actions& actions) {
+  order_actions(g, s, actions);
 };
 
 namespace detail {
@@ -261,6 +303,7 @@ class MctsTree {
     } else {
       typename G::Actions legal;
       game_.legal_actions(state, legal);
+      if constexpr (HasActionOrder<G>) order_actions(game_, state, legal);
       const uint32_t first = allocate(legal.size());
       for (int i = 0; i < legal.size(); ++i) {
         Node& c = node(first + i);
@@ -286,9 +329,16 @@ class MctsTree {
       return first + parent.num_children - 1;
     }
     const double log_n = std::log(static_cast<double>(parent.visits));
+    uint32_t open = parent.num_children;
+    if constexpr (HasActionOrder<G>) {
+      if (options_.widening > 0) {
+        const double k = std::ceil(options_.widening * std::sqrt(parent.visits + 1.0));
+        if (k < open) open = static_cast<uint32_t>(std::max(1.0, k));
+      }
+    }
     uint32_t best = first;
     double best_score = -1e300;
-    for (uint32_t i = 0; i < parent.num_children; ++i) {
+    for (uint32_t i = 0; i < open; ++i) {
       const Node& c = node(first + i);
       if (c.visits == 0) return first + i;
       const double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
@@ -326,7 +376,7 @@ class MctsTree {
       path_.push_back(index);
     }
     double returns[kP] = {};
-    game_.returns(state, returns);
+    playout_rewards(game_, state, options_, returns);
     ++node(0).visits;
     for (int p = 0; p < kP; ++p) root_sum_[p] += static_cast<float>(returns[p]);
     for (size_t k = 1; k < path_.size(); ++k) {

@@ -90,10 +90,12 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from nutcore.tournaments import tournament
+    from nutcore.tournaments import pyplot, tournament
 
     if not args.bot or len(args.bot) < 2:
         raise ValueError("give at least two --bot specs")
+    if args.plot:
+        pyplot()  # fails now, not after the games, when matplotlib is missing
     result = tournament(
         args.game,
         args.players,

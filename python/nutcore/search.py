@@ -12,12 +12,27 @@ from ._core import StopToken
 # Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
 # _core.auto_algorithm(state) says which one "auto" takes there.
 ALL_ALGORITHMS = ("mcts", "ismcts", "pimc", "expectimax", "solver")
-_MCTS_OPTIONS = {"exploration": 1.0, "heuristic_rollouts": True, "max_nodes": 20_000_000}
+# margin: the weight of the points lead in a playout's reward (0: win share only), on a tanh of
+# the lead over margin_scale points; widening: progressive widening (MctsOptions in cpp/search/mcts.h).
+_REWARD_OPTIONS = {"margin": 0.0, "margin_scale": 10.0}
+_MCTS_OPTIONS = {
+    "exploration": 1.0,
+    "heuristic_rollouts": True,
+    "max_nodes": 20_000_000,
+    "widening": 0.0,
+    **_REWARD_OPTIONS,
+}
 # The information-set searches (docs/information.md): the same budget; PIMC also the number of
 # sampled states.
 # Defaults tuned on Ritter at 2 players against the greedy bot (bench/RESULTS.md): a lower exploration
 # constant and a bias towards the greedy policy beat plain UCB (0.7, no bias) clearly.
-_ISMCTS_OPTIONS = {"exploration": 0.3, "heuristic_rollouts": True, "max_nodes": 20_000_000, "policy_bias": 1.0}
+_ISMCTS_OPTIONS = {
+    "exploration": 0.3,
+    "heuristic_rollouts": True,
+    "max_nodes": 20_000_000,
+    "policy_bias": 1.0,
+    **_REWARD_OPTIONS,
+}
 _PIMC_OPTIONS = {**{k: v for k, v in _ISMCTS_OPTIONS.items() if k != "policy_bias"}, "determinizations": 20}
 _SAMPLING = ("mcts", "ismcts", "pimc")
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
@@ -83,10 +98,17 @@ def _mcts_config(iterations, time_limit, threads, options: dict[str, Any], algor
     extra = {}
     if "determinizations" in allowed:
         extra["determinizations"] = _checks.integer(opts["determinizations"], "best_move: determinizations", 1, 100_000)
+    if "widening" in allowed:
+        extra["widening"] = _checks.real(opts["widening"], "best_move: widening", zero_allowed=True)
     if "policy_bias" in allowed:
         extra["policy_bias"] = _checks.real(opts["policy_bias"], "best_move: policy_bias", zero_allowed=True)
+    margin = _checks.real(opts["margin"], "best_move: margin", zero_allowed=True)
+    if margin > 1:
+        raise ValueError(f"best_move: margin is a weight in [0, 1], got {margin!r}")
     return {
         **extra,
+        "margin": margin,
+        "margin_scale": _checks.real(opts["margin_scale"], "best_move: margin_scale"),
         "iterations": 0 if iterations is None else _checks.integer(iterations, "best_move: iterations", 1, 2**50),
         "time_limit": 0.0 if time_limit is None else _checks.real(time_limit, "best_move: time_limit"),
         "threads": _checks.integer(threads, "best_move: threads", 1, 256),
@@ -150,7 +172,9 @@ def best_move(
     thread (MCTS then returns its best move so far with extra["stopped"]; the exact algorithms raise
     nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt.
     Other keyword options go to the algorithm (MCTS and ISMCTS: exploration, heuristic_rollouts,
-    max_nodes; PIMC: those and determinizations;
+    max_nodes, margin and margin_scale (a reward mixing the win with the points lead); MCTS also
+    widening, progressive widening where the game orders its moves; ISMCTS also policy_bias; PIMC:
+    those of ISMCTS but policy_bias, and determinizations;
     expectimax: depth, bound, pruning, star2). Expectimax with pruning (two players) gives the exact
     value for the chosen move and upper bounds for the others; pruning=False gives every move's
     exact value.
@@ -178,11 +202,13 @@ def best_move(
     if chosen in _SAMPLING:
         budget = [config[k] for k in ("iterations", "time_limit", "exploration")]
         budget += [seed] + [config[k] for k in ("threads", "heuristic_rollouts", "max_nodes")]
+        reward = {k: config[k] for k in _REWARD_OPTIONS}
         if chosen == "mcts":
-            raw = _core.mcts_search(state, *budget, stop)
+            raw = _core.mcts_search(state, *budget, config["widening"], stop=stop, **reward)
         else:
             search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
-            raw = search(state, *budget, config.get("determinizations", 1), config.get("policy_bias", 0.0), stop)
+            determinizations, bias = config.get("determinizations", 1), config.get("policy_bias", 0.0)
+            raw = search(state, *budget, determinizations, bias, stop=stop, **reward)
         extra = {k: raw[k] for k in ("bytes_per_node", "tree_bytes", "reserved_bytes")}
         extra.update(threads=config["threads"], seed=seed, stopped=raw["stopped"])
         if chosen != "mcts":

@@ -138,13 +138,7 @@ class TournamentResult:
     def plot(self, path: str | os.PathLike) -> str:
         """A PNG: ratings with their intervals; beside it, rating against budget when the bots
         differ only in iterations or time_limit (needs matplotlib: nutcore[plot])."""
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise ValueError('plotting needs matplotlib: pip install "nutcore[plot]"') from None
+        plt = pyplot()
         budget = budget_axis(self.bots)
         fig, axes = plt.subplots(1, 2 if budget else 1, figsize=(11 if budget else 6, 0.45 * len(self.bots) + 2))
         axes = list(np.atleast_1d(axes))
@@ -178,6 +172,18 @@ class TournamentResult:
         fig.savefig(path, dpi=110)
         plt.close(fig)
         return os.fspath(path)
+
+
+def pyplot():
+    """matplotlib.pyplot drawing to files, or a ValueError saying how to install it."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError('plotting needs matplotlib: pip install "nutcore[plot]"') from None
+    return plt
 
 
 def budget_axis(specs: Sequence[str]) -> tuple[str, list[float | None]] | None:

@@ -2,7 +2,11 @@
 // argument-dependent lookup (see cpp/search/mcts.h and expectimax.h).
 //   evaluate_all: points so far plus an equal share of what is still to be won
 //   rollout_action: the greedy policy (the greedy bot and the MCTS playout policy)
+//   order_actions: the legal actions best first by the same judgement (MCTS's progressive widening)
 #pragma once
+
+#include <algorithm>
+#include <cassert>
 
 #include "games/purzelbaum/purzelbaum.h"
 
@@ -46,6 +50,28 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
     return best;
   }
   return -1;  // not a decision node: the caller broke the contract
+}
+
+// The legal actions (as legal_actions lists them) reordered best first: shoves by the seat's hit
+// probability, a stray nut's holes green first, digs by what they yield now (ties keep their order).
+inline void order_actions(const Game& g, const State& s, Game::Actions& actions) {
+  if (s.phase == Phase::kShove) {  // the legal shoves are exactly the open targets times the full ends
+    const uint32_t open = g.open_targets(s);
+    int k = 0;
+    for (Action a : g.shoves_by_hit(s.current)) {
+      const int t = (a - act::kShove) / 16, e = (a - act::kShove) % 16;
+      if ((open >> t & 1) && (s.ends >> e & 1)) actions[k++] = a;
+    }
+    assert(k == actions.size());
+    return;
+  }
+  const uint32_t green = g.open_targets(s);
+  auto score = [&](Action a) -> double {
+    if (s.phase == Phase::kBury) return green >> (a - act::kBury) & 1;
+    const int h = a - act::kDig;
+    return (s.leaf >> h & 1) + 1.01 * s.hole_nuts[h];
+  };
+  std::stable_sort(actions.begin(), actions.end(), [&](Action a, Action b) { return score(a) > score(b); });
 }
 
 }  // namespace nutcore::purzel
