@@ -206,3 +206,12 @@ def test_command_line(tmp_path):
     ]
     bad = subprocess.run(bad_cmd, capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "nutcore:" in bad.stderr
+
+
+def test_command_line_without_matplotlib_fails_before_playing(tmp_path):
+    args = ["tournament", "auf_die_nuesse", "--bot", "greedy", "--bot", "random", "--games", "4"]
+    args += ["--schedule", "gauntlet", "--output", str(tmp_path / "out"), "--plot", str(tmp_path / "p.png"), "--quiet"]
+    code = f"import sys; sys.modules['matplotlib'] = None; from nutcore.cli import main; sys.exit(main({args!r}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "matplotlib" in out.stderr
+    assert not (tmp_path / "out").exists()

@@ -59,6 +59,7 @@ struct IsmctsOptions : MctsOptions {
 template <GameConcept G>
 class IsmctsTree {
  public:
+  using GameType = G;
   using State = typename G::StateType;
   static constexpr int kP = G::kMaxNumPlayers;
 
@@ -89,16 +90,42 @@ class IsmctsTree {
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
     return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
                                   [this](long done) {
-                                    detail::report_root(*options_.progress, done, nodes_[0].num_children, [&](int i) {
+                                    detail::report_root(*options_.progress, done, root().num_children, [&](int i) {
                                       const Child& c = root_child(i);
                                       return std::tuple<Action, long, double>(c.action, c.visits, c.value);
                                     });
                                   });
   }
 
-  const Node& root() const { return nodes_[0]; }
-  const double* root_sum() const { return root_sum_; }  // summed returns per seat over iterations
-  const Child& root_child(int i) const { return children_[nodes_[0].first_child + i]; }
+  const Node& root() const { return nodes_[root_index_]; }
+  long root_visits() const {
+    long n = 0;
+    for (int i = 0; i < root().num_children; ++i) n += root_child(i).visits;
+    return n;
+  }
+  const double* root_sum() const { return root_sum_; }  // summed returns per seat over this search's iterations
+  const Child& root_child(int i) const { return children_[root().first_child + i]; }
+
+  // For the next search of a kept tree: its settings (budget, stop flag, progress) and generator.
+  void prepare(const IsmctsOptions& options, uint64_t seed) {
+    options_ = options;
+    rng_ = Rng(seed);
+    for (double& v : root_sum_) v = 0;
+  }
+
+  // Tree reuse: nodes are keyed by information sets, so all of them stay valid for a later
+  // position of the same game; the root becomes the searching seat's node there. False when the
+  // seat is another, the tree never reached that information set, or the tree has used half its
+  // node budget (a fresh tree then keeps memory bounded).
+  bool reroot(const State& new_root, const Action*, int) {
+    if (game_.current_player(new_root) != observer_) return false;
+    if (static_cast<long>(nodes_.size() + children_.size()) * 2 > options_.max_nodes) return false;
+    const uint32_t index = find(game_.information_key(new_root, observer_));
+    if (index == kEmpty) return false;
+    root_index_ = index;
+    root_ = new_root;
+    return true;
+  }
   long num_nodes() const { return static_cast<long>(nodes_.size()); }
   size_t used_bytes() const {
     return nodes_.size() * sizeof(Node) + children_.size() * sizeof(Child) + table_.size() * sizeof(uint32_t);
@@ -115,6 +142,7 @@ class IsmctsTree {
   IsmctsOptions options_;
   Rng rng_;
   int observer_;
+  uint32_t root_index_ = 0;  // the root's node: 0 but after a reroot
   std::vector<Node> nodes_;
   std::vector<Child> children_;
   std::vector<uint32_t> table_;  // open addressing, linear probing: node index or kEmpty
@@ -243,43 +271,7 @@ class IsmctsTree {
 // seat over all iterations.
 template <GameConcept G>
 MctsResult ismcts_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
-  if (game.is_terminal(root) || game.is_chance(root))
-    throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
-  check_options(options);
-  const auto start = std::chrono::steady_clock::now();
-  const int t_count = options.threads;
-  std::vector<std::unique_ptr<IsmctsTree<G>>> trees(t_count);
-  std::vector<long> done(t_count, 0);
-  IsmctsOptions per_tree = options;
-  per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
-  detail::run_threads(t_count, [&](int t) {
-    IsmctsOptions mine = per_tree;
-    if (t != 0) mine.progress = nullptr;  // one reporter
-    trees[t] = std::make_unique<IsmctsTree<G>>(game, root, mine, options.seed * 0x9E3779B97F4A7C15ULL + t);
-    const long share = detail::share_of(options.iterations, t_count, t);
-    if (options.iterations > 0 && share == 0) return;
-    done[t] = trees[t]->search(share, start, options.time_limit);
-  });
-  MctsResult result;
-  std::vector<ActionStats> stats;
-  std::vector<double> sums;
-  for (int t = 0; t < t_count; ++t) {
-    const auto& tree = *trees[t];
-    result.iterations += done[t];
-    result.nodes += tree.num_nodes();
-    result.tree_bytes += tree.used_bytes();
-    result.reserved_bytes += tree.reserved_bytes();
-    for (int i = 0; i < tree.root().num_children; ++i)
-      detail::add_stat(stats, sums, tree.root_child(i).action, tree.root_child(i).visits, tree.root_child(i).value);
-  }
-  result.root_value.assign(game.num_players(), 0.0);
-  for (int t = 0; t < t_count; ++t)
-    for (int p = 0; p < game.num_players(); ++p) result.root_value[p] += trees[t]->root_sum()[p];
-  for (int p = 0; p < game.num_players(); ++p)
-    result.root_value[p] = result.iterations ? result.root_value[p] / result.iterations : 0.0;
-  result.bytes_per_node = sizeof(typename IsmctsTree<G>::Node);
-  detail::finish_result(result, stats, sums, options.stop, start);
-  return result;
+  return ReusingSearch<IsmctsTree<G>, IsmctsOptions>(game).search(root, nullptr, options);
 }
 
 // PIMC: plain MCTS on `determinizations` sampled states, an equal share of the budget each.
@@ -323,7 +315,8 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       part.totals.tree_bytes = std::max(part.totals.tree_bytes, tree.used_bytes());
       part.totals.reserved_bytes = std::max(part.totals.reserved_bytes, tree.reserved_bytes());
       for (int i = 0; i < tree.root().num_children; ++i)
-        detail::add_stat(part.stats, part.sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value);
+        detail::add_stat(part.stats, part.sums, tree.root_child(i).action, tree.root_child(i).visits,
+                         tree.root_child(i).value);
       for (int p = 0; p < game.num_players(); ++p) part.root_sum[p] += tree.root_sum()[p];
     }
   });

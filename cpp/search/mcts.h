@@ -62,6 +62,7 @@ struct MctsResult {
   size_t reserved_bytes = 0;  // arena chunks allocated (pages not yet touched are not resident)
   double elapsed = 0.0;
   bool stopped = false;       // ended early by the stop flag
+  long reused_visits = 0;     // root visits kept from earlier searches (tree reuse)
 };
 
 // The budget and settings every sampling search shares; throws std::invalid_argument.
@@ -212,6 +213,7 @@ void play_out(const G& game, typename G::StateType& state, Rng& rng, bool heuris
 template <GameConcept G>
 class MctsTree {
  public:
+  using GameType = G;
   using State = typename G::StateType;
   static constexpr int kP = G::kMaxNumPlayers;
 
@@ -243,15 +245,47 @@ class MctsTree {
     return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
                                   [this](long done) {
                                     detail::report_root(*options_.progress, done, node(0).num_children, [&](int i) {
-                                      const Node& c = child(i);
+                                      const Node& c = root_child(i);
                                       return std::tuple<Action, long, double>(c.action, c.visits, c.value);
                                     });
                                   });
   }
 
   const Node& root() const { return node(0); }
-  const float* root_sum() const { return root_sum_; }  // summed returns per seat over iterations
-  const Node& child(int i) const { return node(node(0).first_child + i); }
+  long root_visits() const {  // its moves' visits (a node's first visit is a playout, no move)
+    long n = 0;
+    for (int i = 0; i < node(0).num_children; ++i) n += root_child(i).visits;
+    return n;
+  }
+  const float* root_sum() const { return root_sum_; }  // summed returns per seat over this search's iterations
+  const Node& root_child(int i) const { return node(node(0).first_child + i); }
+
+  // For the next search of a kept tree: its settings (budget, stop flag, progress) and generator.
+  void prepare(const MctsOptions& options, uint64_t seed) {
+    options_ = options;
+    rng_ = Rng(seed);
+    for (float& v : root_sum_) v = 0;
+  }
+
+  // Tree reuse: moves the root down `path` (the actions and chance outcomes played since this
+  // tree's root) to `new_root`, keeping that subtree and dropping the rest (copied into fresh
+  // chunks, so memory is the subtree's). False, the tree unchanged, when the tree never reached
+  // that position.
+  bool reroot(const State& new_root, const Action* path, int length) {
+    uint32_t index = 0;
+    for (int k = 0; k < length; ++k) {
+      const Node& n = node(index);
+      uint32_t found = 0;
+      for (uint32_t i = 0; i < n.num_children && !found; ++i)
+        if (node(n.first_child + i).action == path[k]) found = n.first_child + i;
+      if (!found || node(found).visits == 0) return false;
+      index = found;
+    }
+    if (index != 0) keep_subtree(index);
+    root_ = new_root;
+    node(0).player = static_cast<int8_t>(game_.current_player(new_root));
+    return true;
+  }
   long num_nodes() const { return size_; }
   size_t used_bytes() const { return static_cast<size_t>(size_) * sizeof(Node); }
   size_t reserved_bytes() const { return chunks_.size() * kChunk * sizeof(Node); }
@@ -270,6 +304,28 @@ class MctsTree {
 
   Node& node(uint32_t i) { return chunks_[i / kChunk][i % kChunk]; }
   const Node& node(uint32_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+
+  // The subtree under `top` becomes the whole tree, `top` its root (index 0), children blocks kept
+  // contiguous.
+  void keep_subtree(uint32_t top) {
+    std::vector<std::unique_ptr<Node[]>> old;
+    old.swap(chunks_);
+    auto old_node = [&](uint32_t i) -> const Node& { return old[i / kChunk][i % kChunk]; };
+    size_ = used_in_chunk_ = 0;
+    allocate(1);
+    node(0) = old_node(top);
+    std::vector<uint32_t> queue{0};  // new indices whose children are still in the old chunks
+    for (size_t k = 0; k < queue.size(); ++k) {
+      const Node parent = node(queue[k]);
+      if (parent.first_child == 0 || parent.num_children == 0) continue;
+      const uint32_t first = allocate(parent.num_children);
+      for (uint32_t i = 0; i < parent.num_children; ++i) {
+        node(first + i) = old_node(parent.first_child + i);
+        queue.push_back(first + i);
+      }
+      node(queue[k]).first_child = first;
+    }
+  }
 
   // Reserves `count` contiguous nodes (never across chunks); returns the first index.
   uint32_t allocate(uint32_t count) {
@@ -388,48 +444,95 @@ class MctsTree {
   }
 };
 
-// Searches from `root` (a decision node) and returns the most visited root action with statistics.
-template <GameConcept G>
-MctsResult mcts_search(const G& game, const typename G::StateType& root, const MctsOptions& options) {
-  if (game.is_terminal(root) || game.is_chance(root))
-    throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
-  check_options(options);
+namespace detail {
 
-  const auto start = std::chrono::steady_clock::now();
-  const int t_count = options.threads;
-  std::vector<std::unique_ptr<MctsTree<G>>> trees(t_count);
-  std::vector<long> done(t_count, 0);
-  MctsOptions per_tree = options;
-  per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
-  detail::run_threads(t_count, [&](int t) {
-    MctsOptions mine = per_tree;
-    if (t != 0) mine.progress = nullptr;  // one reporter
-    trees[t] = std::make_unique<MctsTree<G>>(game, root, mine, options.seed * 0x9E3779B97F4A7C15ULL + t);
-    const long share = detail::share_of(options.iterations, t_count, t);
-    if (options.iterations > 0 && share == 0) return;
-    done[t] = trees[t]->search(share, start, options.time_limit);
-  });
-
+// The result of one search over `trees` (root parallelism: their root statistics merged). A tree
+// type has root(), root_child(i), root_sum(), num_nodes(), used_bytes() and reserved_bytes().
+template <typename Tree>
+MctsResult merge_trees(int players, const std::vector<std::unique_ptr<Tree>>& trees, const std::vector<long>& done,
+                       const std::vector<long>& reused, const StopFlag* stop,
+                       std::chrono::steady_clock::time_point start) {
   MctsResult result;
-  const int players = game.num_players();
   result.root_value.assign(players, 0.0);
   std::vector<ActionStats> stats;
   std::vector<double> sums;
-  for (int t = 0; t < t_count; ++t) {
-    const auto& tree = *trees[t];
+  for (size_t t = 0; t < trees.size(); ++t) {
+    const Tree& tree = *trees[t];
     result.iterations += done[t];
+    result.reused_visits += reused[t];
     result.nodes += tree.num_nodes();
     result.tree_bytes += tree.used_bytes();
     result.reserved_bytes += tree.reserved_bytes();
     for (int p = 0; p < players; ++p) result.root_value[p] += tree.root_sum()[p];
     for (int i = 0; i < tree.root().num_children; ++i)
-      detail::add_stat(stats, sums, tree.child(i).action, tree.child(i).visits, tree.child(i).value);
+      add_stat(stats, sums, tree.root_child(i).action, tree.root_child(i).visits, tree.root_child(i).value);
   }
-  // Every iteration visits its tree's root once.
-  for (int p = 0; p < players; ++p) result.root_value[p] = result.iterations ? result.root_value[p] / result.iterations : 0.0;
-  result.bytes_per_node = sizeof(typename MctsTree<G>::Node);
-  detail::finish_result(result, stats, sums, options.stop, start);
+  // Every iteration of this search visits its tree's root once.
+  for (double& v : result.root_value) v = result.iterations ? v / result.iterations : 0.0;
+  result.bytes_per_node = sizeof(typename Tree::Node);
+  finish_result(result, stats, sums, stop, start);
   return result;
+}
+
+}  // namespace detail
+
+// A search that can keep its trees between calls (tree reuse), for a bot that searches at each of
+// its turns: search(root, path, options) goes on from the previous call's trees when `path` (the
+// actions and chance outcomes since that call's root; nullptr: unrelated) leads to `root` inside
+// them, and starts afresh otherwise. Tree is MctsTree or IsmctsTree (cpp/search/ismcts.h), Options
+// their settings. A reused root's earlier visits count towards choosing the move
+// (MctsResult::reused_visits); the budget counts only new iterations.
+template <typename Tree, typename Options>
+class ReusingSearch {
+ public:
+  using Game = typename Tree::GameType;
+  using State = typename Tree::State;
+
+  explicit ReusingSearch(const Game& game) : game_(game) {}
+  ReusingSearch(const ReusingSearch&) = delete;
+  ReusingSearch& operator=(const ReusingSearch&) = delete;
+  ReusingSearch(ReusingSearch&&) = default;
+
+  MctsResult search(const State& root, const std::vector<Action>* path, const Options& options) {
+    if (game_.is_terminal(root) || game_.is_chance(root))
+      throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
+    check_options(options);
+    const auto start = std::chrono::steady_clock::now();
+    const int t_count = options.threads;
+    if (static_cast<int>(trees_.size()) != t_count || !path) trees_.clear();
+    trees_.resize(t_count);
+    std::vector<long> done(t_count, 0), reused(t_count, 0);
+    Options per_tree = options;
+    per_tree.max_nodes = std::max(1000L, options.max_nodes / t_count);
+    detail::run_threads(t_count, [&](int t) {
+      Options mine = per_tree;
+      if (t != 0) mine.progress = nullptr;  // one reporter
+      const uint64_t seed = options.seed * 0x9E3779B97F4A7C15ULL + t;
+      auto& tree = trees_[t];
+      if (tree && tree->reroot(root, path->data(), static_cast<int>(path->size()))) {
+        tree->prepare(mine, seed);
+        reused[t] = tree->root_visits();
+      } else {
+        tree = std::make_unique<Tree>(game_, root, mine, seed);
+      }
+      const long share = detail::share_of(options.iterations, t_count, t);
+      if (options.iterations > 0 && share == 0) return;
+      done[t] = tree->search(share, start, options.time_limit);
+    });
+    return detail::merge_trees(game_.num_players(), trees_, done, reused, options.stop, start);
+  }
+
+  void clear() { trees_.clear(); }
+
+ private:
+  const Game& game_;
+  std::vector<std::unique_ptr<Tree>> trees_;
+};
+
+// Searches from `root` (a decision node) and returns the most visited root action with statistics.
+template <GameConcept G>
+MctsResult mcts_search(const G& game, const typename G::StateType& root, const MctsOptions& options) {
+  return ReusingSearch<MctsTree<G>, MctsOptions>(game).search(root, nullptr, options);
 }
 
 }  // namespace nutcore

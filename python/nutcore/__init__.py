@@ -18,7 +18,7 @@ __version__ = _core.__version__
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
 from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
-from .search import SearchResult, best_move, solve  # noqa: E402
+from .search import SearchResult, SearchTree, best_move, solve  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "SearchBot",
     "SearchResult",
     "SearchStopped",
+    "SearchTree",
     "StopToken",
     "TournamentResult",
     "__version__",

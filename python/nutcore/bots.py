@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from . import _checks, _core
-from .search import ALL_ALGORITHMS, best_move, search_config
+from .search import ALL_ALGORITHMS, SearchTree, best_move, search_config
 
 
 class Bot:
@@ -92,12 +92,22 @@ class SearchBot(_HumanLike, Bot):
     """best_move with fixed settings; every move gets its own seed from the bot's generator.
     `memory` and `noise` (see _HumanLike) apply to every algorithm."""
 
-    def __init__(self, algorithm: str, memory: Any = 1.0, noise: Any = 0.0, **settings: Any):
+    def __init__(self, algorithm: str, memory: Any = 1.0, noise: Any = 0.0, reuse: Any = False, **settings: Any):
         search_config(algorithm, **settings)  # bad settings fail here, not at the first move
+        if not isinstance(reuse, bool) or (reuse and algorithm not in ("auto", "mcts", "ismcts")):
+            raise ValueError(f"reuse is true or false, for auto, mcts and ismcts only: got {reuse!r} for {algorithm}")
         self.algorithm = algorithm
         self.settings = settings
-        self.name = _spec(algorithm, {**settings, **self._set_human_like(memory, noise)})
+        # reuse: keep the search tree from one move to the next (nutcore.SearchTree).
+        self._tree = SearchTree() if reuse else None
+        shown = {**settings, **({"reuse": True} if reuse else {}), **self._set_human_like(memory, noise)}
+        self.name = _spec(algorithm, shown)
         self.reset(0)
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        if self._tree is not None:
+            self._tree.clear()
 
     def step(self, state) -> int:
         state = _checks.native_state(state)
@@ -106,7 +116,7 @@ class SearchBot(_HumanLike, Bot):
         return self._human_step(state, self._search_step)
 
     def _search_step(self, state) -> int:
-        return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), **self.settings).action
+        return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), tree=self._tree, **self.settings).action
 
     def _solver_step(self, state) -> int:
         # Where the game's solver applies it decides; the greedy policy does the rest.

@@ -147,6 +147,32 @@ def search_config(algorithm: str, iterations=None, time_limit=None, threads=1, *
     raise ValueError(f"best_move: unknown algorithm {algorithm!r}; choose from {('auto', *ALL_ALGORITHMS)}")
 
 
+class SearchTree:
+    """best_move's tree kept between calls (tree reuse), for a player that searches at each of its
+    turns: give the same SearchTree to best_move every time and each search goes on from the part
+    of the last tree that the position reached (the actions and chance outcomes played since), so
+    the visits already spent there count. MCTS keeps the subtree below the new position; ISMCTS
+    keeps its whole tree (its nodes are information sets, all still valid) and starts from the
+    searching seat's node. A position that does not follow from the last one (another game, an
+    earlier position, another seat for ISMCTS) starts a fresh tree. Not for PIMC or the exact
+    algorithms; "auto" uses the tree only where it picks MCTS or ISMCTS. The result says how many
+    of the root's visits came from earlier searches: extra["reused_visits"]."""
+
+    def __init__(self) -> None:
+        self._kept = None
+        self._owner = None
+
+    def clear(self) -> None:
+        """Forget the tree (a new game)."""
+        self._kept = self._owner = None
+
+    def _for(self, state):
+        owner = (type(state), state.get_game().params)
+        if self._kept is None or self._owner != owner:
+            self._kept, self._owner = _core.search_tree(state), owner
+        return self._kept
+
+
 def best_move(
     state,
     algorithm: str = "auto",
@@ -155,6 +181,7 @@ def best_move(
     threads: int = 1,
     seed: int | None = None,
     stop: StopToken | None = None,
+    tree: SearchTree | None = None,
     **options: Any,
 ) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
@@ -170,7 +197,8 @@ def best_move(
     first); threads: root-parallel trees; seed: makes the search reproducible (0..2**64-1; None: a
     fresh random seed). stop: a nutcore.StopToken; its stop() ends the search early from another
     thread (MCTS then returns its best move so far with extra["stopped"]; the exact algorithms raise
-    nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt.
+    nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt. tree: a
+    nutcore.SearchTree to keep the MCTS / ISMCTS tree for the next call (tree reuse).
     Other keyword options go to the algorithm (MCTS and ISMCTS: exploration, heuristic_rollouts,
     max_nodes, margin and margin_scale (a reward mixing the win with the points lead); MCTS also
     widening, progressive widening where the game orders its moves; ISMCTS also policy_bias; PIMC:
@@ -186,6 +214,10 @@ def best_move(
     config = search_config(algorithm, iterations, time_limit, threads, **options)
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
+    if tree is not None and not isinstance(tree, SearchTree):
+        raise ValueError(f"best_move: tree must be a nutcore.SearchTree, got {tree!r}")
+    if tree is not None and algorithm not in ("auto", "mcts", "ismcts"):
+        raise ValueError(f"best_move: {algorithm} keeps no tree between searches (tree is for mcts and ismcts)")
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("best_move: the state is terminal or a chance node; there is no move to choose")
     chosen = _core.auto_algorithm(state) if algorithm == "auto" else algorithm
@@ -204,12 +236,14 @@ def best_move(
         budget += [seed] + [config[k] for k in ("threads", "heuristic_rollouts", "max_nodes")]
         reward = {k: config[k] for k in _REWARD_OPTIONS}
         if chosen == "mcts":
-            raw = _core.mcts_search(state, *budget, config["widening"], stop=stop, **reward)
+            kept = None if tree is None else tree._for(state)
+            raw = _core.mcts_search(state, *budget, config["widening"], stop=stop, tree=kept, **reward)
         else:
             search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
             determinizations, bias = config.get("determinizations", 1), config.get("policy_bias", 0.0)
-            raw = search(state, *budget, determinizations, bias, stop=stop, **reward)
-        extra = {k: raw[k] for k in ("bytes_per_node", "tree_bytes", "reserved_bytes")}
+            kept = None if tree is None or chosen == "pimc" else tree._for(state)
+            raw = search(state, *budget, determinizations, bias, stop=stop, tree=kept, **reward)
+        extra = {k: raw[k] for k in ("bytes_per_node", "tree_bytes", "reserved_bytes", "reused_visits")}
         extra.update(threads=config["threads"], seed=seed, stopped=raw["stopped"])
         if chosen != "mcts":
             extra["searching_player"] = state.current_player()
