@@ -378,8 +378,9 @@ class MctsTree {
     if (game_.is_chance(state)) {
       // Sample by exact probability; the stored floats only pick the bucket.
       double r = rng_.uniform();
+      const Node* outcomes = &node(first);
       for (uint32_t i = 0; i + 1 < parent.num_children; ++i) {
-        r -= node(first + i).probability;
+        r -= outcomes[i].probability;
         if (r < 0) return first + i;
       }
       return first + parent.num_children - 1;
@@ -392,18 +393,19 @@ class MctsTree {
         if (k < open) open = static_cast<uint32_t>(std::max(1.0, k));
       }
     }
-    uint32_t best = first;
+    const Node* children = &node(first);  // a node's children never straddle chunks
+    uint32_t best = 0;
     double best_score = -1e300;
     for (uint32_t i = 0; i < open; ++i) {
-      const Node& c = node(first + i);
+      const Node& c = children[i];
       if (c.visits == 0) return first + i;
       const double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
       if (score > best_score) {
         best_score = score;
-        best = first + i;
+        best = i;
       }
     }
-    return best;
+    return first + best;
   }
 
   void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }
