@@ -136,6 +136,16 @@ def test_bradley_terry_recovers_known_strengths():
     assert T.bradley_terry(wins, meetings) == pytest.approx(400 * np.log10(p), abs=0.5)
 
 
+def test_bradley_terry_on_a_ladder_follows_the_neighbours():
+    # Strengths 1:2:4:8 where only neighbours met (a ladder): the chain of results alone places the
+    # ends 3 doublings apart; bots that never met add no virtual draw pulling them together.
+    p = np.array([1.0, 2.0, 4.0, 8.0])
+    near = np.abs(np.subtract.outer(range(4), range(4))) == 1
+    meetings = 1000 * near.astype(float)
+    wins = meetings * p[:, None] / (p[:, None] + p[None, :])
+    assert T.bradley_terry(wins, meetings) == pytest.approx(400 * np.log10(p), abs=2)
+
+
 def test_multiplayer_pairwise_split():
     # 3 seats: the winner beats both others; between the losers, more points wins; equal is a draw.
     records = [{"game": 0, "lineup": [0, 1, 2], "returns": [0.0, 1.0, 0.0], "scores": [5, 9, 5], "length": 1}]

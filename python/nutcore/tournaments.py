@@ -13,7 +13,7 @@ Ratings: each game is split into pairwise results between the seats of different
 with the higher return wins (the game's winner beats every other seat), between seats with equal
 returns the one with more points wins, and equal points are a draw (half a win each). A
 Bradley-Terry model is fitted to those results (minorisation-maximisation, with one virtual draw
-between every two bots so that a bot that always wins keeps a finite rating), on the Elo scale
+between every two bots that met so that a bot that always wins keeps a finite rating), on the Elo scale
 (400 log10 of the strength) with the first bot at 0. The 95% intervals are bootstrap percentiles
 over games (resampled whole, 200 times, from the tournament's seed).
 """
@@ -275,11 +275,14 @@ def _pair_results(records, num_bots: int) -> tuple[np.ndarray, np.ndarray]:
     return wins, meetings
 
 
-def bradley_terry(wins: np.ndarray, meetings: np.ndarray) -> np.ndarray:
-    """Elo-scale ratings (first bot 0) from pairwise wins/meetings, with a virtual draw per pair."""
+def bradley_terry(wins: np.ndarray, meetings: np.ndarray, met: np.ndarray | None = None) -> np.ndarray:
+    """Elo-scale ratings (first bot 0) from pairwise wins/meetings, with a virtual draw between
+    every two bots that met (`met`, default meetings > 0): pairs that never played (a gauntlet's
+    or a ladder's) add nothing, so a ladder's ratings follow from its neighbours' results."""
     n = wins.shape[0]
-    w = wins + 0.5 * (1 - np.eye(n))
-    m = meetings + (1 - np.eye(n))
+    prior = ((meetings > 0) if met is None else met).astype(float) * (1 - np.eye(n))
+    w = wins + 0.5 * prior
+    m = meetings + prior
     total_wins = w.sum(axis=1)
     p = np.ones(n)
     for _ in range(1000):
@@ -297,12 +300,13 @@ def bradley_terry(wins: np.ndarray, meetings: np.ndarray) -> np.ndarray:
 def rate(records, bots: Sequence[str], seed: int) -> tuple[list[BotRating], list[list[float | None]]]:
     n = len(bots)
     wins, meetings = _pair_results(records, n)
-    point = bradley_terry(wins.sum(axis=0), meetings.sum(axis=0))
+    met = meetings.sum(axis=0) > 0  # the prior's pairs stay the same in every bootstrap sample
+    point = bradley_terry(wins.sum(axis=0), meetings.sum(axis=0), met)
     rng = np.random.default_rng(seed)
     samples = []
     for _ in range(_BOOTSTRAP):
         weight = rng.multinomial(len(records), np.full(len(records), 1 / len(records)))
-        samples.append(bradley_terry(np.tensordot(weight, wins, 1), np.tensordot(weight, meetings, 1)))
+        samples.append(bradley_terry(np.tensordot(weight, wins, 1), np.tensordot(weight, meetings, 1), met))
     low, high = np.percentile(np.array(samples), [2.5, 97.5], axis=0)
     per_bot: list[tuple[list[float], list[int]]] = [([], []) for _ in bots]
     for rec in records:
