@@ -170,6 +170,18 @@ def test_bad_trees_are_rejected(call, message):
         call(state)
 
 
+def test_a_bot_that_reuses_its_tree_copies_and_pickles():
+    import copy
+    import pickle
+
+    bot = nutcore.make_bot("mcts:iterations=100,reuse=true")
+    state = decision_after(nutcore.load_game("auf_die_nuesse", players=2).new_initial_state(), random.Random(1), 3)
+    bot.step(state)
+    for twin in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):
+        assert twin.name == bot.name and twin._tree._kept is None
+        assert twin.step(state) in state.legal_actions()
+
+
 def test_pimc_takes_no_tree():
     state = decision_after(nutcore.load_game("ritter", players=2).new_initial_state(), random.Random(1), 3)
     with pytest.raises(ValueError, match="keeps no tree"):

@@ -166,6 +166,12 @@ class SearchTree:
         """Forget the tree (a new game)."""
         self._kept = self._owner = None
 
+    def __getstate__(self) -> dict[str, Any]:  # a copy or pickle starts with an empty tree
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.clear()
+
     def _for(self, state):
         owner = (type(state), state.get_game().params)
         if self._kept is None or self._owner != owner:
