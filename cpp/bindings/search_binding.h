@@ -165,7 +165,6 @@ void bind_information_search(py::module_& m) {
       o.margin = margin;
       o.margin_scale = margin_scale;
       o.determinizations = static_cast<int>(int_arg(determinizations, "determinizations", 1, 100000));
-      if (!(policy_bias >= 0) || !std::isfinite(policy_bias)) throw std::invalid_argument("policy_bias must be >= 0");
       o.policy_bias = policy_bias;
       if (!pimc) return mcts_result_to_py(run_kept<IsmctsTree<G>, IsmctsOptions>(state, tree, o, token));
       if (!tree.is_none()) throw std::invalid_argument("tree: PIMC keeps no tree between searches");
@@ -214,16 +213,18 @@ void bind_full_information_search(py::module_& m) {
   m.def("mcts_search", [](const PyState<G>& state, const py::handle& iterations, double time_limit, double exploration,
                           const py::handle& seed, const py::handle& threads, bool heuristic_rollouts,
                           const py::handle& max_nodes, double widening, double margin, double margin_scale,
-                          StopToken* token, const py::object& tree) {
+                          double policy_bias, StopToken* token, const py::object& tree) {
     MctsOptions o;
     read_budget(o, iterations, time_limit, exploration, seed, threads, heuristic_rollouts, max_nodes);
     o.widening = widening;
     o.margin = margin;
     o.margin_scale = margin_scale;
+    o.policy_bias = policy_bias;
     return mcts_result_to_py(run_kept<MctsTree<G>, MctsOptions>(state, tree, o, token));
   }, py::arg("state"), py::arg("iterations"), py::arg("time_limit"), py::arg("exploration"), py::arg("seed"),
      py::arg("threads"), py::arg("heuristic_rollouts"), py::arg("max_nodes"), py::arg("widening") = 0.0,
-     py::arg("margin") = 0.0, py::arg("margin_scale") = 10.0, py::arg("stop") = nullptr, py::arg("tree") = py::none());
+     py::arg("margin") = 0.0, py::arg("margin_scale") = 10.0, py::arg("policy_bias") = 0.0, py::arg("stop") = nullptr,
+     py::arg("tree") = py::none());
   bind_kept_search<MctsTree<G>, MctsOptions>(m, std::string("_MctsTree_") + G::kName);
 }
 

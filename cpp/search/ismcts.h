@@ -47,13 +47,9 @@
 namespace nutcore {
 
 // MCTS's budget and settings (iterations, time_limit, exploration, seed, threads,
-// heuristic_rollouts, max_nodes, stop), and:
+// heuristic_rollouts, max_nodes, policy_bias, margin, stop), and:
 struct IsmctsOptions : MctsOptions {
   int determinizations = 20;  // PIMC only: states sampled, each searched with an equal share
-  // Progressive bias towards the game's rollout policy (when it has one): its action at a node
-  // scores policy_bias / sqrt(n(c) + 1) more, so the search leaves the policy's choice only on
-  // evidence comparable to its own noise. 0: plain UCB.
-  double policy_bias = 0.0;
 };
 
 template <GameConcept G>

@@ -46,6 +46,11 @@ struct MctsOptions {
   // 0: win share only. A margin plays for points too: it tells a near loss from a rout.
   double margin = 0.0;
   double margin_scale = 10.0;  // points
+  // Progressive bias towards the game's rollout policy (when it has one): its action at a node is
+  // tried first and scores policy_bias / sqrt(n(c) + 1) more, so the search leaves the policy's
+  // choice only on evidence comparable to its own noise (and a small budget plays about as well
+  // as the policy). 0: plain UCB.
+  double policy_bias = 0.0;
   long max_nodes = 20'000'000;    // the search stops growing its tree beyond this (memory guard)
   const StopFlag* stop = nullptr;  // set by the caller: the search ends after its current iteration
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
@@ -77,6 +82,8 @@ inline void check_options(const MctsOptions& options) {
   if (!(options.margin >= 0 && options.margin <= 1)) throw std::invalid_argument("margin must be in [0, 1]");
   if (!(options.margin_scale > 0) || !std::isfinite(options.margin_scale))
     throw std::invalid_argument("margin_scale must be > 0");
+  if (!(options.policy_bias >= 0) || !std::isfinite(options.policy_bias))
+    throw std::invalid_argument("policy_bias must be >= 0");
 }
 
 // What a playout's end is worth to each seat (MctsOptions::margin): the returns, or mixed with the
@@ -152,6 +159,9 @@ void report_root(SearchProgress& progress, long done, int num_children, Child&& 
     const auto [action, visits, value] = child(i);
     progress.actions.push_back({action, static_cast<long>(visits), visits ? value / visits : 0.0});
   }
+  // By action, as results list them (a tree keeps its children in the game's preferred order).
+  std::sort(progress.actions.begin(), progress.actions.end(),
+            [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
 }
 
 // Part `index` of `total` iterations split into `parts` (0 stays 0: no iteration limit).
@@ -359,7 +369,15 @@ class MctsTree {
     } else {
       typename G::Actions legal;
       game_.legal_actions(state, legal);
-      if constexpr (HasActionOrder<G>) order_actions(game_, state, legal);
+      if constexpr (HasActionOrder<G>) {
+        order_actions(game_, state, legal);  // the policy's move first
+      } else if constexpr (HasRolloutPolicy<G>) {
+        if (options_.policy_bias > 0) {  // the policy's move first: child 0 is the biased one
+          const Action hint = rollout_action(game_, state, rng_);
+          for (int i = 1; i < legal.size(); ++i)
+            if (legal[i] == hint) std::swap(legal[0], legal[i]);
+        }
+      }
       const uint32_t first = allocate(legal.size());
       for (int i = 0; i < legal.size(); ++i) {
         Node& c = node(first + i);
@@ -399,7 +417,8 @@ class MctsTree {
     for (uint32_t i = 0; i < open; ++i) {
       const Node& c = children[i];
       if (c.visits == 0) return first + i;
-      const double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
+      double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
+      if (i == 0 && options_.policy_bias > 0) score += options_.policy_bias / std::sqrt(c.visits + 1.0);
       if (score > best_score) {
         best_score = score;
         best = i;

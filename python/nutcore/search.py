@@ -8,6 +8,7 @@ from typing import Any
 
 from . import _checks, _core
 from ._core import StopToken
+from .games import search_defaults
 
 # Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
 # _core.auto_algorithm(state) says which one "auto" takes there.
@@ -20,6 +21,7 @@ _MCTS_OPTIONS = {
     "heuristic_rollouts": True,
     "max_nodes": 20_000_000,
     "widening": 0.0,
+    "policy_bias": 0.0,
     **_REWARD_OPTIONS,
 }
 # The information-set searches (docs/information.md): the same budget; PIMC also the number of
@@ -205,10 +207,12 @@ def best_move(
     thread (MCTS then returns its best move so far with extra["stopped"]; the exact algorithms raise
     nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt. tree: a
     nutcore.SearchTree to keep the MCTS / ISMCTS tree for the next call (tree reuse).
-    Other keyword options go to the algorithm (MCTS and ISMCTS: exploration, heuristic_rollouts,
-    max_nodes, margin and margin_scale (a reward mixing the win with the points lead); MCTS also
-    widening, progressive widening where the game orders its moves; ISMCTS also policy_bias; PIMC:
-    those of ISMCTS but policy_bias, and determinizations;
+    Other keyword options go to the algorithm (defaults: the generic ones, over which a game may
+    set its own, nutcore.games.search_defaults(game, algorithm)). MCTS and ISMCTS: exploration,
+    heuristic_rollouts, max_nodes, policy_bias (a progressive bias towards the game's greedy
+    policy), margin and margin_scale (a reward mixing the win with the points lead); MCTS also
+    widening (progressive widening where the game orders its moves); PIMC: those of ISMCTS but
+    policy_bias, and determinizations;
     expectimax: depth, bound, pruning, star2). Expectimax with pruning (two players) gives the exact
     value for the chosen move and upper bounds for the others; pruning=False gives every move's
     exact value.
@@ -232,9 +236,9 @@ def best_move(
         raise ValueError(
             f"best_move: algorithm {chosen!r} is not available for {game}; choose from {('auto', *supported)}"
         )
-    if algorithm == "auto" and chosen in ("ismcts", "pimc"):
-        # "auto" checked MCTS's settings; the information-set search has its own defaults.
-        config = _mcts_config(iterations, time_limit, threads, options, chosen)
+    if chosen in _SAMPLING:
+        # The chosen search's settings over the game's own defaults ("auto" checked MCTS's).
+        config = _mcts_config(iterations, time_limit, threads, {**search_defaults(game, chosen), **options}, chosen)
     seed = int.from_bytes(os.urandom(8), "little") if seed is None else _checks.seed(seed, "best_move: seed")
 
     if chosen in _SAMPLING:
@@ -243,7 +247,9 @@ def best_move(
         reward = {k: config[k] for k in _REWARD_OPTIONS}
         if chosen == "mcts":
             kept = None if tree is None else tree._for(state)
-            raw = _core.mcts_search(state, *budget, config["widening"], stop=stop, tree=kept, **reward)
+            raw = _core.mcts_search(
+                state, *budget, config["widening"], policy_bias=config["policy_bias"], stop=stop, tree=kept, **reward
+            )
         else:
             search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
             determinizations, bias = config.get("determinizations", 1), config.get("policy_bias", 0.0)
