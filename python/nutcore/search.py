@@ -212,10 +212,9 @@ def best_move(
     heuristic_rollouts, max_nodes, policy_bias (a progressive bias towards the game's greedy
     policy), margin and margin_scale (a reward mixing the win with the points lead); MCTS also
     widening (progressive widening where the game orders its moves); PIMC: those of ISMCTS but
-    policy_bias, and determinizations;
-    expectimax: depth, bound, pruning, star2). Expectimax with pruning (two players) gives the exact
-    value for the chosen move and upper bounds for the others; pruning=False gives every move's
-    exact value.
+    policy_bias, and determinizations. Expectimax: depth, bound, pruning, star2; with pruning (two
+    players) it gives the exact value for the chosen move and upper bounds for the others;
+    pruning=False gives every move's exact value.
     """
     state = _checks.native_state(state)
     game = _checks.state_game_name(state, "best_move")
