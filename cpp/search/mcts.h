@@ -113,8 +113,8 @@ concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, 
 
 // And an order of the legal actions, best first by the same knowledge (found the same way):
 // `void order_actions(const G&, const State&, Actions&)` permutes the list legal_actions() gave.
-// MCTS expands children in this order, so unvisited moves are tried best first and progressive
-// widening opens the likeliest ones.
+// With widening or a policy bias, MCTS expands children in this order, so progressive widening
+// opens the likeliest moves first.
 template <typename G>
 concept HasActionOrder = requires(const G& g, const typename G::StateType& s, typename G::Actions& actions) {
   order_actions(g, s, actions);
@@ -369,10 +369,14 @@ class MctsTree {
     } else {
       typename G::Actions legal;
       game_.legal_actions(state, legal);
+      // Widening and the bias need the policy's move first (child 0 is the biased one); otherwise
+      // the legal order stays: trying Purzelbaum's likeliest hits first made small budgets weaker
+      // (bench/RESULTS.md).
+      const bool guided = options_.widening > 0 || options_.policy_bias > 0;
       if constexpr (HasActionOrder<G>) {
-        order_actions(game_, state, legal);  // the policy's move first
+        if (guided) order_actions(game_, state, legal);
       } else if constexpr (HasRolloutPolicy<G>) {
-        if (options_.policy_bias > 0) {  // the policy's move first: child 0 is the biased one
+        if (guided) {
           const Action hint = rollout_action(game_, state, rng_);
           for (int i = 1; i < legal.size(); ++i)
             if (legal[i] == hint) std::swap(legal[0], legal[i]);
