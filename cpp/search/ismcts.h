@@ -94,11 +94,6 @@ class IsmctsTree {
   }
 
   const Node& root() const { return nodes_[root_index_]; }
-  long root_visits() const {
-    long n = 0;
-    for (int i = 0; i < root().num_children; ++i) n += root_child(i).visits;
-    return n;
-  }
   const double* root_sum() const { return root_sum_; }  // summed returns per seat over this search's iterations
   const Child& root_child(int i) const { return children_[root().first_child + i]; }
 

@@ -226,6 +226,8 @@ class MctsTree {
   using GameType = G;
   using State = typename G::StateType;
   static constexpr int kP = G::kMaxNumPlayers;
+  // Whether expand can put the policy's move first (for widening and the policy bias).
+  static constexpr bool kGuidable = HasActionOrder<G> || HasRolloutPolicy<G>;
 
   // 24 bytes: a node keeps only the returns of the seat that chose it (all that selection reads);
   // the root's returns per seat are kept apart.
@@ -262,11 +264,6 @@ class MctsTree {
   }
 
   const Node& root() const { return node(0); }
-  long root_visits() const {  // its moves' visits (a node's first visit is a playout, no move)
-    long n = 0;
-    for (int i = 0; i < node(0).num_children; ++i) n += root_child(i).visits;
-    return n;
-  }
   const float* root_sum() const { return root_sum_; }  // summed returns per seat over this search's iterations
   const Node& root_child(int i) const { return node(node(0).first_child + i); }
 
@@ -422,7 +419,9 @@ class MctsTree {
       const Node& c = children[i];
       if (c.visits == 0) return first + i;
       double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
-      if (i == 0 && options_.policy_bias > 0) score += options_.policy_bias / std::sqrt(c.visits + 1.0);
+      if constexpr (kGuidable) {  // child 0 is the policy's move (expand)
+        if (i == 0 && options_.policy_bias > 0) score += options_.policy_bias / std::sqrt(c.visits + 1.0);
+      }
       if (score > best_score) {
         best_score = score;
         best = i;
@@ -536,7 +535,8 @@ class ReusingSearch {
       auto& tree = trees_[t];
       if (tree && tree->reroot(root, path->data(), static_cast<int>(path->size()))) {
         tree->prepare(mine, seed);
-        reused[t] = tree->root_visits();
+        // Its moves' visits (an MCTS node's first visit is a playout through no move).
+        for (int i = 0; i < tree->root().num_children; ++i) reused[t] += tree->root_child(i).visits;
       } else {
         tree = std::make_unique<Tree>(game_, root, mine, seed);
       }

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from . import _checks, _core
-from .search import ALL_ALGORITHMS, SearchTree, best_move, search_config
+from .search import ALL_ALGORITHMS, TREE_ALGORITHMS, SearchTree, best_move, search_config
 
 
 class Bot:
@@ -94,7 +94,7 @@ class SearchBot(_HumanLike, Bot):
 
     def __init__(self, algorithm: str, memory: Any = 1.0, noise: Any = 0.0, reuse: Any = False, **settings: Any):
         search_config(algorithm, **settings)  # bad settings fail here, not at the first move
-        if not isinstance(reuse, bool) or (reuse and algorithm not in ("auto", "mcts", "ismcts")):
+        if not isinstance(reuse, bool) or (reuse and algorithm not in TREE_ALGORITHMS):
             raise ValueError(f"reuse is true or false, for auto, mcts and ismcts only: got {reuse!r} for {algorithm}")
         self.algorithm = algorithm
         self.settings = settings

@@ -20,6 +20,7 @@ import time
 
 import nutcore
 from nutcore import _checks
+from nutcore.tournaments import SCHEDULES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -301,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="directory for results.json, ratings.csv, games.csv and resuming")
     p.add_argument(
         "--schedule",
-        choices=["round-robin", "gauntlet", "ladder"],
+        choices=SCHEDULES,
         default="round-robin",
         help="who meets: every combination, the first --bot against the others, or neighbours in order",
     )

@@ -64,8 +64,8 @@ _GAMES = {
 PLANNED_GAMES: tuple[str, ...] = ()
 
 # Search settings that beat the generic defaults on a game, per algorithm, each measured against
-# the greedy bot (bench/RESULTS.md, "Per-game search defaults"). best_move starts from them; a
-# caller's own options override them.
+# the greedy bot (bench/RESULTS.md, "A bias towards the greedy policy, and per-game defaults").
+# best_move starts from them; a caller's own options override them.
 _SEARCH_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     # A progressive bias towards the greedy policy: at 100 iterations 0.84 against greedy instead
     # of 0.42. (On Purzelbaum the same bias loses strength: 0.67 instead of 0.76 at 1,000.)

@@ -37,6 +37,7 @@ _ISMCTS_OPTIONS = {
 }
 _PIMC_OPTIONS = {**{k: v for k, v in _ISMCTS_OPTIONS.items() if k != "policy_bias"}, "determinizations": 20}
 _SAMPLING = ("mcts", "ismcts", "pimc")
+TREE_ALGORITHMS = ("auto", "mcts", "ismcts")  # those that can keep a SearchTree between searches
 _EXPECTIMAX_OPTIONS = {"depth": 3, "bound": 250.0, "pruning": True, "star2": False}
 
 
@@ -225,7 +226,7 @@ def best_move(
         raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
     if tree is not None and not isinstance(tree, SearchTree):
         raise ValueError(f"best_move: tree must be a nutcore.SearchTree, got {tree!r}")
-    if tree is not None and algorithm not in ("auto", "mcts", "ismcts"):
+    if tree is not None and algorithm not in TREE_ALGORITHMS:
         raise ValueError(f"best_move: {algorithm} keeps no tree between searches (tree is for mcts and ismcts)")
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("best_move: the state is terminal or a chance node; there is no move to choose")
@@ -244,15 +245,14 @@ def best_move(
         budget = [config[k] for k in ("iterations", "time_limit", "exploration")]
         budget += [seed] + [config[k] for k in ("threads", "heuristic_rollouts", "max_nodes")]
         reward = {k: config[k] for k in _REWARD_OPTIONS}
+        kept = None if tree is None or chosen == "pimc" else tree._for(state)  # PIMC keeps no tree
         if chosen == "mcts":
-            kept = None if tree is None else tree._for(state)
             raw = _core.mcts_search(
                 state, *budget, config["widening"], policy_bias=config["policy_bias"], stop=stop, tree=kept, **reward
             )
         else:
             search = _core.ismcts_search if chosen == "ismcts" else _core.pimc_search
             determinizations, bias = config.get("determinizations", 1), config.get("policy_bias", 0.0)
-            kept = None if tree is None or chosen == "pimc" else tree._for(state)
             raw = search(state, *budget, determinizations, bias, stop=stop, tree=kept, **reward)
         extra = {k: raw[k] for k in ("bytes_per_node", "tree_bytes", "reserved_bytes", "reused_visits")}
         extra.update(threads=config["threads"], seed=seed, stopped=raw["stopped"])

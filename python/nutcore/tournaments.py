@@ -13,8 +13,8 @@ Ratings: each game is split into pairwise results between the seats of different
 with the higher return wins (the game's winner beats every other seat), between seats with equal
 returns the one with more points wins, and equal points are a draw (half a win each). A
 Bradley-Terry model is fitted to those results (minorisation-maximisation, with one virtual draw
-between every two bots that met so that a bot that always wins keeps a finite rating), on the Elo scale
-(400 log10 of the strength) with the first bot at 0. The 95% intervals are bootstrap percentiles
+between every two bots that met, so that a bot that always wins keeps a finite rating), on the Elo
+scale (400 log10 of the strength) with the first bot at 0. The 95% intervals are bootstrap percentiles
 over games (resampled whole, 200 times, from the tournament's seed).
 """
 

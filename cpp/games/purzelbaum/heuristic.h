@@ -23,12 +23,17 @@ inline void evaluate_all(const Game& g, const State& s, double* out) {
 // Greedy: in autumn, the shove most likely to hit (the model's own table, so a player's skill
 // counts); burying a stray nut, the hole whose disk is green (it is dug last, when the burier may
 // be the one to move); in winter, the dig that yields most now, preferring holes with nuts.
+// Whether shove `a` is legal: its target disk is one of the `open` ones and its branch end still
+// holds its nut and leaf.
+inline bool shove_is_legal(const State& s, uint32_t open, Action a) {
+  return (open >> ((a - act::kShove) / 16) & 1) && (s.ends >> ((a - act::kShove) % 16) & 1);
+}
+
 inline Action rollout_action(const Game& g, const State& s, Rng&) {
   if (s.phase == Phase::kShove) {  // the first legal shove in the seat's likeliest-hit order
-    for (Action a : g.shoves_by_hit(s.current)) {
-      const int t = (a - act::kShove) / 16, e = (a - act::kShove) % 16;
-      if ((g.open_targets(s) >> t & 1) && (s.ends >> e & 1)) return a;
-    }
+    const uint32_t open = g.open_targets(s);
+    for (Action a : g.shoves_by_hit(s.current))
+      if (shove_is_legal(s, open, a)) return a;
     return -1;
   }
   // Without listing: the same choice as scoring legal_actions in order, the first best kept.
@@ -58,10 +63,8 @@ inline void order_actions(const Game& g, const State& s, Game::Actions& actions)
   if (s.phase == Phase::kShove) {  // the legal shoves are exactly the open targets times the full ends
     const uint32_t open = g.open_targets(s);
     int k = 0;
-    for (Action a : g.shoves_by_hit(s.current)) {
-      const int t = (a - act::kShove) / 16, e = (a - act::kShove) % 16;
-      if ((open >> t & 1) && (s.ends >> e & 1)) actions[k++] = a;
-    }
+    for (Action a : g.shoves_by_hit(s.current))
+      if (shove_is_legal(s, open, a)) actions[k++] = a;
     assert(k == actions.size());
     return;
   }
