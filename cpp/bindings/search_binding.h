@@ -84,7 +84,10 @@ struct KeptSearch {
 
   // The actions from the kept root to `state`, if `state` follows from it: its history extends the
   // root's, and replaying the extra actions from the root (each legal there) gives its position.
+  // A tree that reuses by the seat's view is offered every position (an empty path) and decides
+  // itself, so that twin states the seat cannot tell apart are searched alike.
   bool path_to(const PyState<G>& state, std::vector<Action>& path) const {
+    if constexpr (Tree::kReusesByView) return has_root;
     if (!has_root || state.history.size() < history.size() ||
         !std::equal(history.begin(), history.end(), state.history.begin()))
       return false;

@@ -58,6 +58,10 @@ class IsmctsTree {
   using GameType = G;
   using State = typename G::StateType;
   static constexpr int kP = G::kMaxNumPlayers;
+  // Tree reuse: whether a kept tree goes on is decided from the searching seat's view alone (its
+  // information set found in the tree), never from the true history, which may hold what the
+  // seat has not seen.
+  static constexpr bool kReusesByView = true;
 
   struct Child {
     Action action;

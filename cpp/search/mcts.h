@@ -228,6 +228,8 @@ class MctsTree {
   static constexpr int kP = G::kMaxNumPlayers;
   // Whether expand can put the policy's move first (for widening and the policy bias).
   static constexpr bool kGuidable = HasActionOrder<G> || HasRolloutPolicy<G>;
+  // Tree reuse: a kept tree goes on only along the actions played since its root (reroot's path).
+  static constexpr bool kReusesByView = false;
 
   // 24 bytes: a node keeps only the returns of the seat that chose it (all that selection reads);
   // the root's returns per seat are kept apart.

@@ -156,8 +156,10 @@ class SearchTree:
     of the last tree that the position reached (the actions and chance outcomes played since), so
     the visits already spent there count. MCTS keeps the subtree below the new position; ISMCTS
     keeps its whole tree (its nodes are information sets, all still valid) and starts from the
-    searching seat's node. A position that does not follow from the last one (another game, an
-    earlier position, another seat for ISMCTS) starts a fresh tree. Not for PIMC or the exact
+    searching seat's node, deciding from that seat's view alone (its information set found in the
+    tree), never from hidden history. A position that does not follow from the last one (another
+    game, an earlier position; for ISMCTS another seat or an information set the tree never
+    reached) starts a fresh tree. Not for PIMC or the exact
     algorithms; "auto" uses the tree only where it picks MCTS or ISMCTS. The result says how many
     of the root's visits came from earlier searches: extra["reused_visits"]."""
 
