@@ -601,13 +601,15 @@ def test_limits_cap_searches_and_refuse_file_parameters():
     assert "at most" in h.ask(cmd="go", bot="mcts:iterations=9000")["message"]
     # Bots that play as bots (levels, imperfect memory) stay within the limits too.
     assert "at most" in h.ask(cmd="go", bot="mcts:iterations=9000,memory=0.5")["message"]
-    assert "at most" in h.ask(cmd="go", bot="level:10")["message"]
     # Whatever the budget, a search ends after search_seconds with its best move so far.
     start = time.monotonic()
     reply = h.ok(cmd="best_move", time_limit=2)
     assert time.monotonic() - start < 1.5 and reply["stopped"]
     assert reply["result"]["nodes"] <= 10**5 + 1000  # the tree's cap, given by the limits
     assert h.ok(cmd="go", bot="level:6")["move"] is not None
+    h.ok(cmd="new_game", game="ritter", players=2, seat=0, seed=1)  # level 10 there: 10,000 iterations
+    to_decision(h)
+    assert "at most" in h.ask(cmd="go", bot="level:10")["message"]
 
 
 # ----- bad input

@@ -136,6 +136,38 @@ def test_every_level_plays_every_game(name):
         assert bot.step(state) in state.legal_actions()
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_level_plays_as_its_game_sets_it(name):
+    # make_bot("level:N") is the game's level N: the generic table where the game sets nothing.
+    states = states_along_a_game(name, every=11)[:4]
+    for level in nutcore.bots.LEVELS:
+        kind, options = nutcore.bots.level_settings(name, level)
+        expected = nutcore.games.level_overrides(name).get(level, nutcore.bots.LEVELS[level])
+        assert (kind, options) == expected
+        if options.get("iterations", 0) > 1000:
+            continue
+        bot = nutcore.make_bot(f"level:{level}")
+        same = nutcore.bots.GreedyBot(**options) if kind == "greedy" else nutcore.SearchBot(kind, **options)
+        bot.reset(level)
+        same.reset(level)
+        assert [bot.step(s) for s in states] == [same.step(s) for s in states]
+
+
+def test_games_set_their_own_levels():
+    assert nutcore.bots.level_settings("purzelbaum", 8) == ("greedy", {})
+    assert nutcore.bots.level_settings("nutz", 4) == ("auto", {"iterations": 15})
+    assert nutcore.bots.level_settings("ritter", 8) == ("auto", {"iterations": 1000})  # the generic table
+    # One level bot on two games plays each game's level.
+    bot = nutcore.make_bot("level:8")
+    purzelbaum = states_along_a_game("purzelbaum")[0]
+    ritter = states_along_a_game("ritter")[1]
+    bot.reset(3)
+    greedy = nutcore.make_bot("greedy")
+    assert bot.step(purzelbaum) == greedy.step(purzelbaum)
+    assert bot.step(ritter) in ritter.legal_actions()
+    assert bot.for_game("ritter").name == bot.for_game("purzelbaum").name == "level:8"
+
+
 def test_levels_grow_stronger_at_the_ends():
     game = nutcore.load_game("ritter", players=2)
     result = nutcore.play_match(game, ["level:1", "level:7"], games=8, seed=2)

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from . import _checks, _core
+from .games import level_overrides
 from .search import ALL_ALGORITHMS, TREE_ALGORITHMS, SearchTree, best_move, search_config
 
 
@@ -137,7 +138,9 @@ def _parse_value(text: str) -> Any:
 
 
 # Difficulty levels for front ends, weakest first: beginners are noisy, forgetful greedy players;
-# from level 5 the game's own best_move ("auto") with a growing budget (docs/levels.md).
+# from level 5 the game's own best_move ("auto") with a growing budget. A game may set some levels
+# apart (nutcore.games.level_overrides) so that its levels are about equally spaced in rating
+# (docs/levels.md).
 LEVELS = {
     1: ("greedy", {"noise": 0.6, "memory": 0.3}),
     2: ("greedy", {"noise": 0.35, "memory": 0.5}),
@@ -152,14 +155,47 @@ LEVELS = {
 }
 
 
+def level_settings(game: str, level: int) -> tuple[str, dict[str, Any]]:
+    """What level N is on a game: ("greedy" or a search algorithm, its settings)."""
+    kind, options = {**LEVELS, **level_overrides(game)}[level]
+    return kind, dict(options)
+
+
+class LevelBot(Bot):
+    """make_bot("level:N"): the game's level N (level_settings), a greedy or search bot chosen by
+    the game of the state it is asked about (one bot may play several games)."""
+
+    def __init__(self, level: int):
+        self.level = level
+        self.name = f"level:{level}"
+        self._bots: dict[str, Bot] = {}
+        self.reset(0)
+
+    def for_game(self, game: str) -> Bot:
+        """The bot this level is on `game`, named as the level."""
+        if game not in self._bots:
+            kind, options = level_settings(game, self.level)
+            bot = GreedyBot(**options) if kind == "greedy" else SearchBot(kind, **options)
+            bot.name = self.name
+            bot.reset(self._seed)
+            self._bots[game] = bot
+        return self._bots[game]
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        self._seed = seed
+        for bot in self._bots.values():
+            bot.reset(seed)
+
+    def step(self, state) -> int:
+        return self.for_game(_checks.state_game_name(_checks.native_state(state), "level bot")).step(state)
+
+
 def _level_bot(spec: str) -> Bot:
     level = spec.partition(":")[2]
     if not level.isdigit() or int(level) not in LEVELS:
         raise ValueError(f"bot spec {spec!r}: a level is level:N with N in 1..{len(LEVELS)}")
-    kind, options = LEVELS[int(level)]
-    bot = GreedyBot(**options) if kind == "greedy" else SearchBot(kind, **options)
-    bot.name = spec
-    return bot
+    return LevelBot(int(level))
 
 
 def make_bot(spec: str) -> Bot:
@@ -198,6 +234,8 @@ def check_bot_for(bot: Bot, state) -> None:
     if not isinstance(bot, Bot):
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
     state = _checks.native_state(state)
-    _checks.state_game_name(state, "bot")
+    game = _checks.state_game_name(state, "bot")
+    if isinstance(bot, LevelBot):
+        bot = bot.for_game(game)
     if isinstance(bot, SearchBot) and bot.algorithm != "auto" and bot.algorithm not in type(state).algorithms:
         raise ValueError(f"bot {bot.name} is not available for this game")

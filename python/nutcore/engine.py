@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from . import _checks
 from ._core import SearchStopped, StopToken, __version__
-from .bots import SearchBot, check_bot_for, make_bot
+from .bots import LevelBot, SearchBot, check_bot_for, make_bot
 from .games import list_games, load_game
 from .search import _SAMPLING as SAMPLING_ALGORITHMS
 from .search import best_move
@@ -617,6 +617,8 @@ class Engine:
         with self._lock:
             state = self._check_search(cmd, own_seat_only=False)
             if bot is not None:
+                if isinstance(bot, LevelBot):  # the level as this game sets it
+                    bot = bot.for_game(self._name)
                 try:
                     check_bot_for(bot, state)
                 except ValueError:

@@ -78,6 +78,54 @@ def search_defaults(name: str, algorithm: str) -> dict[str, Any]:
     return dict(_SEARCH_DEFAULTS.get(name, {}).get(algorithm, {}))
 
 
+# Difficulty levels a game sets apart from the generic table (nutcore.bots.LEVELS), so that its
+# levels come out about equally spaced in rating (docs/levels.md has the measurements behind them).
+_LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
+    # Search gains little from 1,000 to 10,000 iterations: the budgets end at 3,000.
+    "auf_die_nuesse": {
+        5: ("auto", {"iterations": 10, "memory": 0.9}),
+        6: ("auto", {"iterations": 30, "memory": 0.95}),
+        7: ("auto", {"iterations": 100}),
+        8: ("auto", {"iterations": 300}),
+        9: ("auto", {"iterations": 1000}),
+        10: ("auto", {"iterations": 3000}),
+    },
+    # Luck caps what search adds (MCTS wins about 75% against greedy at any budget), while slips
+    # and memory decide a lot: most levels are greedy players, less noisy and forgetful each step.
+    "purzelbaum": {
+        1: ("greedy", {"noise": 0.6, "memory": 0.3}),
+        2: ("greedy", {"noise": 0.5, "memory": 0.4}),
+        3: ("greedy", {"noise": 0.4, "memory": 0.5}),
+        4: ("greedy", {"noise": 0.3, "memory": 0.6}),
+        5: ("greedy", {"noise": 0.2, "memory": 0.7}),
+        6: ("greedy", {"noise": 0.12, "memory": 0.8}),
+        7: ("greedy", {"noise": 0.05, "memory": 0.9}),
+        8: ("greedy", {}),
+        9: ("auto", {"iterations": 100}),
+        10: ("auto", {"iterations": 1000}),
+    },
+    # Slips cost little in a game of hidden hands, and search gains a lot up to about 300
+    # iterations: few greedy levels, then budgets about doubling.
+    "nutz": {
+        1: ("greedy", {"noise": 0.8}),
+        2: ("greedy", {"noise": 0.4}),
+        3: ("greedy", {}),
+        4: ("auto", {"iterations": 15}),
+        5: ("auto", {"iterations": 30}),
+        6: ("auto", {"iterations": 60}),
+        7: ("auto", {"iterations": 120}),
+        8: ("auto", {"iterations": 250}),
+        9: ("auto", {"iterations": 600}),
+        10: ("auto", {"iterations": 3000}),
+    },
+}
+
+
+def level_overrides(name: str) -> dict[int, tuple[str, dict[str, Any]]]:
+    """The difficulty levels the game sets apart from the generic table (none: that table)."""
+    return {level: (kind, dict(options)) for level, (kind, options) in _LEVELS.get(name, {}).items()}
+
+
 def list_games() -> list[str]:
     """The names load_game accepts."""
     return sorted(_GAMES)
