@@ -16,7 +16,7 @@ PINNED = {
     "auf_die_nuesse": (36011, 767261),  # MCTS with its policy_bias default (was 36375)
     "nutz": (18269, 211548),
     "purzelbaum": (90320, 127045),
-    "ritter": (13758, 374915),
+    "ritter": (13952, 374915),  # UCT from visit tables: ISMCTS rounds differently (was 13758)
 }
 SIGNATURE = sum(nodes for nodes, _ in PINNED.values())
 

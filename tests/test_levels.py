@@ -154,18 +154,18 @@ def test_a_level_plays_as_its_game_sets_it(name):
 
 
 def test_games_set_their_own_levels():
-    assert nutcore.bots.level_settings("purzelbaum", 8) == ("greedy", {})
-    assert nutcore.bots.level_settings("nutz", 4) == ("auto", {"iterations": 15})
+    assert nutcore.bots.level_settings("purzelbaum", 9) == ("auto", {"iterations": 30})
+    assert nutcore.bots.level_settings("nutz", 4) == ("auto", {"iterations": 6})
     assert nutcore.bots.level_settings("ritter", 8) == ("auto", {"iterations": 1000})  # the generic table
-    # One level bot on two games plays each game's level.
-    bot = nutcore.make_bot("level:8")
-    purzelbaum = states_along_a_game("purzelbaum")[0]
-    ritter = states_along_a_game("ritter")[1]
+    # One level bot on two games plays each game's level, each from the seed of reset().
+    bot = nutcore.make_bot("level:3")
     bot.reset(3)
-    greedy = nutcore.make_bot("greedy")
-    assert bot.step(purzelbaum) == greedy.step(purzelbaum)
-    assert bot.step(ritter) in ritter.legal_actions()
-    assert bot.for_game("ritter").name == bot.for_game("purzelbaum").name == "level:8"
+    for name in ("purzelbaum", "ritter"):
+        same = nutcore.bots.GreedyBot(**nutcore.bots.level_settings(name, 3)[1])
+        same.reset(3)
+        states = states_along_a_game(name)[:6]
+        assert [bot.step(s) for s in states] == [same.step(s) for s in states]
+        assert bot.for_game(name).name == "level:3"
 
 
 def test_levels_grow_stronger_at_the_ends():

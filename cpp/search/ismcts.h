@@ -213,9 +213,10 @@ class IsmctsTree {
     }
     for (int i = 0; i < node.num_children; ++i) {
       if (!is_legal(c[i].action)) continue;
-      double score =
-          c[i].value / c[i].visits + options_.exploration * std::sqrt(std::log(static_cast<double>(c[i].available)) / c[i].visits);
-      if (c[i].action == node.hint) score += options_.policy_bias / std::sqrt(c[i].visits + 1.0);
+      // C * sqrt(ln available / n) from tables (detail::VisitTables): no logarithm per child.
+      double score = c[i].value * detail::inverse(c[i].visits) +
+                     options_.exploration * detail::sqrt_log(c[i].available) * detail::inverse_sqrt(c[i].visits);
+      if (c[i].action == node.hint) score += options_.policy_bias * detail::inverse_sqrt(c[i].visits + 1);
       if (score > best_score) {
         best_score = score;
         best = i;

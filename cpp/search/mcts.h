@@ -122,6 +122,33 @@ concept HasActionOrder = requires(const G& g, const typename G::StateType& s, ty
 
 namespace detail {
 
+// 1 / n and 1 / sqrt(n) for the visit counts UCT meets most: a selection scans every child of a
+// node (320 of them at Purzelbaum's shoves), and a table read is cheaper than a division and a
+// square root per child. Filled once; the same values on every machine (IEEE division and sqrt).
+struct VisitTables {
+  static constexpr uint32_t kSize = 4096;
+  double inverse[kSize];
+  double inverse_sqrt[kSize];
+  double sqrt_log[kSize];  // sqrt(ln n): ISMCTS's exploration term reads a count per child
+  VisitTables() {
+    inverse[0] = inverse_sqrt[0] = sqrt_log[0] = 0.0;  // never read: unvisited children are taken first
+    for (uint32_t n = 1; n < kSize; ++n) {
+      inverse[n] = 1.0 / n;
+      inverse_sqrt[n] = 1.0 / std::sqrt(static_cast<double>(n));
+      sqrt_log[n] = std::sqrt(std::log(static_cast<double>(n)));
+    }
+  }
+};
+inline const VisitTables kVisitTables;
+
+inline double inverse(uint32_t n) { return n < VisitTables::kSize ? kVisitTables.inverse[n] : 1.0 / n; }
+inline double inverse_sqrt(uint32_t n) {
+  return n < VisitTables::kSize ? kVisitTables.inverse_sqrt[n] : 1.0 / std::sqrt(static_cast<double>(n));
+}
+inline double sqrt_log(uint32_t n) {
+  return n < VisitTables::kSize ? kVisitTables.sqrt_log[n] : std::sqrt(std::log(static_cast<double>(n)));
+}
+
 // Runs `iterate` until `iterations` are done (0: no limit), `time_limit` seconds have passed since
 // `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration runs, so
 // that there is a move to return. The clock is read every 16 iterations: cheap, and precise enough
@@ -406,7 +433,8 @@ class MctsTree {
       }
       return first + parent.num_children - 1;
     }
-    const double log_n = std::log(static_cast<double>(parent.visits));
+    // C * sqrt(ln N / n) as (C * sqrt(ln N)) / sqrt(n): one square root per node, not per child.
+    const double explore = options_.exploration * detail::sqrt_log(parent.visits);
     uint32_t open = parent.num_children;
     if constexpr (HasActionOrder<G>) {
       if (options_.widening > 0) {
@@ -420,9 +448,9 @@ class MctsTree {
     for (uint32_t i = 0; i < open; ++i) {
       const Node& c = children[i];
       if (c.visits == 0) return first + i;
-      double score = c.value / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
+      double score = c.value * detail::inverse(c.visits) + explore * detail::inverse_sqrt(c.visits);
       if constexpr (kGuidable) {  // child 0 is the policy's move (expand)
-        if (i == 0 && options_.policy_bias > 0) score += options_.policy_bias / std::sqrt(c.visits + 1.0);
+        if (i == 0 && options_.policy_bias > 0) score += options_.policy_bias * detail::inverse_sqrt(c.visits + 1);
       }
       if (score > best_score) {
         best_score = score;

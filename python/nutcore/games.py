@@ -81,42 +81,48 @@ def search_defaults(name: str, algorithm: str) -> dict[str, Any]:
 # Difficulty levels a game sets apart from the generic table (nutcore.bots.LEVELS), so that its
 # levels come out about equally spaced in rating (docs/levels.md has the measurements behind them).
 _LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
-    # Search gains little from 1,000 to 10,000 iterations: the budgets end at 3,000.
+    # Search stops gaining against itself at about 300 iterations (1,000 still gains a little
+    # against greedy); slips cost about 100 points per 0.15 of noise.
     "auf_die_nuesse": {
-        5: ("auto", {"iterations": 10, "memory": 0.9}),
-        6: ("auto", {"iterations": 30, "memory": 0.95}),
-        7: ("auto", {"iterations": 100}),
-        8: ("auto", {"iterations": 300}),
-        9: ("auto", {"iterations": 1000}),
-        10: ("auto", {"iterations": 3000}),
-    },
-    # Luck caps what search adds (MCTS wins about 75% against greedy at any budget), while slips
-    # and memory decide a lot: most levels are greedy players, less noisy and forgetful each step.
-    "purzelbaum": {
-        1: ("greedy", {"noise": 0.6, "memory": 0.3}),
-        2: ("greedy", {"noise": 0.5, "memory": 0.4}),
-        3: ("greedy", {"noise": 0.4, "memory": 0.5}),
-        4: ("greedy", {"noise": 0.3, "memory": 0.6}),
-        5: ("greedy", {"noise": 0.2, "memory": 0.7}),
-        6: ("greedy", {"noise": 0.12, "memory": 0.8}),
-        7: ("greedy", {"noise": 0.05, "memory": 0.9}),
-        8: ("greedy", {}),
-        9: ("auto", {"iterations": 100}),
+        1: ("greedy", {"noise": 0.6}),
+        2: ("greedy", {"noise": 0.45}),
+        3: ("greedy", {"noise": 0.3}),
+        4: ("greedy", {"noise": 0.15}),
+        5: ("greedy", {}),
+        6: ("auto", {"iterations": 20}),
+        7: ("auto", {"iterations": 50}),
+        8: ("auto", {"iterations": 120}),
+        9: ("auto", {"iterations": 300}),
         10: ("auto", {"iterations": 1000}),
     },
-    # Slips cost little in a game of hidden hands, and search gains a lot up to about 300
-    # iterations: few greedy levels, then budgets about doubling.
+    # Luck caps what search adds (MCTS wins about 75% against greedy at any budget), while slips
+    # and memory decide a lot: most levels are greedy players, less noisy and forgetful each step,
+    # the steps read off a first ladder (rating against noise is steep near 0 and flat above 0.4).
+    "purzelbaum": {
+        1: ("greedy", {"noise": 0.6, "memory": 0.3}),
+        2: ("greedy", {"noise": 0.34, "memory": 0.56}),
+        3: ("greedy", {"noise": 0.26, "memory": 0.64}),
+        4: ("greedy", {"noise": 0.2, "memory": 0.7}),
+        5: ("greedy", {"noise": 0.14, "memory": 0.78}),
+        6: ("greedy", {"noise": 0.1, "memory": 0.83}),
+        7: ("greedy", {"noise": 0.065, "memory": 0.88}),
+        8: ("greedy", {"noise": 0.03, "memory": 0.94}),
+        9: ("auto", {"iterations": 30}),
+        10: ("auto", {"iterations": 1000}),
+    },
+    # Slips cost little in a game of hidden hands; beyond about 30 iterations each doubling of the
+    # budget gains only some 35 points: few greedy levels, then budgets growing about 3-fold.
     "nutz": {
         1: ("greedy", {"noise": 0.8}),
         2: ("greedy", {"noise": 0.4}),
         3: ("greedy", {}),
-        4: ("auto", {"iterations": 15}),
-        5: ("auto", {"iterations": 30}),
-        6: ("auto", {"iterations": 60}),
+        4: ("auto", {"iterations": 6}),
+        5: ("auto", {"iterations": 15}),
+        6: ("auto", {"iterations": 40}),
         7: ("auto", {"iterations": 120}),
-        8: ("auto", {"iterations": 250}),
-        9: ("auto", {"iterations": 600}),
-        10: ("auto", {"iterations": 3000}),
+        8: ("auto", {"iterations": 400}),
+        9: ("auto", {"iterations": 1500}),
+        10: ("auto", {"iterations": 6000}),
     },
 }
 

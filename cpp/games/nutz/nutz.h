@@ -223,6 +223,8 @@ class Game {
   bool is_chance(const State& s) const { return s.phase == Phase::kSquirrels || s.phase == Phase::kDeal; }
   bool is_terminal(const State& s) const { return s.phase == Phase::kTerminal; }
   void legal_actions(const State& s, ActionList& out) const;
+  // legal_actions(s)[rng.below(size)] without listing a summer turn's plays (up to 100 of them).
+  Action random_action(const State& s, Rng& rng) const;
   void chance_outcomes(const State& s, ChanceList& out) const;
   Action sample_chance(const State& s, Rng& rng) const;
   void apply(State& s, Action a) const;
@@ -337,6 +339,28 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
     default:
       break;
   }
+}
+
+inline Action Game::random_action(const State& s, Rng& rng) const {
+  if (s.phase != Phase::kSummer) {  // a few actions: list them
+    ActionList legal;
+    legal_actions(s, legal);
+    return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
+  }
+  // legal_actions lists, per distinct card type in hand, per open tree: the play, then (with a
+  // token left) the play with the token. Count them, draw one index, decode it in that order.
+  const int p = s.current;
+  const int per_tree = s.tokens[p] > 0 ? 2 : 1;
+  int open[kMaxTrees], num_open = 0;
+  for (int j = 0; j < num_trees(); ++j)
+    if (s.column[j][kColumnMax - 1] == kNone) open[num_open++] = j;
+  int types[kHandSize], num_types = 0;
+  for (int i = 0; i < kHandSize && s.hand[p][i] != kNone; ++i)
+    if (num_types == 0 || types[num_types - 1] != s.hand[p][i]) types[num_types++] = s.hand[p][i];
+  const int per_type = num_open * per_tree;
+  const int i = static_cast<int>(rng.below(static_cast<uint32_t>(num_types * per_type)));
+  const int r = i % per_type;
+  return act::kPlay + 10 * types[i / per_type] + 2 * open[r / per_tree] + r % per_tree;
 }
 
 inline void Game::chance_outcomes(const State& s, ChanceList& out) const {

@@ -226,10 +226,21 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
   if (p[1 + num_holes_] > 0) out.push_back({act::kOffBox, p[1 + num_holes_]});
 }
 
+// The same draw as sample_outcome over chance_outcomes (one uniform, subtracted in list order, the
+// last outcome when rounding leaves some over), read straight from the table without the list.
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
-  ChanceList list;
-  chance_outcomes(s, list);
-  return sample_outcome(list, rng);
+  if (s.phase != Phase::kTumble) return -1;
+  const double* p = outcomes(s.shover, s.end, s.target);
+  auto action_of = [this](int k) { return k == 0 ? act::kHit : k <= num_holes_ ? act::kLands + k - 1 : act::kOffBox; };
+  double r = rng.uniform();
+  int last = 0;
+  for (int k = 0; k < num_holes_ + 2; ++k) {
+    if (!(p[k] > 0)) continue;
+    last = k;
+    r -= p[k];
+    if (r < 0) return action_of(k);
+  }
+  return action_of(last);
 }
 
 // The shove is over once its nut is buried: next autumn turn, or winter, or the end by the cap.
