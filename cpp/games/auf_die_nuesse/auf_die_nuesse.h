@@ -237,7 +237,7 @@ namespace nutcore::adn {
 inline int Game::supply(const State& s, int p) const {
   int placed = 0;
   for (int sp = 0; sp < kNumSpaces; ++sp) placed += s.squirrels_at(sp, p);
-  if (p == s.active) placed += __builtin_popcount(s.start_track);
+  if (p == s.active) placed += popcount(s.start_track);
   return params_.squirrels - placed;
 }
 

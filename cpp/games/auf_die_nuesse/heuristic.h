@@ -51,7 +51,7 @@ inline double evaluate(const Game& g, const State& s, int p) {
   // Squirrels on the way to a nut, kept jokers and a pending card.
   for (int sp = 0; sp < kNumSpaces; ++sp) points += kNutWorth * 0.6 * s.squirrels_at(sp, p) / kThreshold[sp];
   for (int t = 0; t < kNumJokerTypes; ++t) points += kNutWorth * s.kept[p][t];
-  if (p == s.active) points += kNutWorth * 0.3 * __builtin_popcount(s.start_track);
+  if (p == s.active) points += kNutWorth * 0.3 * popcount(s.start_track);
   if (s.pending != kNone && s.seat == p) points += kNutWorth;
   return points;
 }

@@ -132,7 +132,7 @@ class TurnSolver {
   double value(unsigned track) {
     if (memo_[track] != kUnknown) return memo_[track];
     const double stop = stop_value(track);
-    const int supply_left = base_supply_ - (__builtin_popcount(track) - __builtin_popcount(base_track_));
+    const int supply_left = base_supply_ - (popcount(track) - popcount(base_track_));
     const double v = supply_left > 0 ? std::max(stop, roll_value(track)) : stop;
     memo_[track] = v;
     return v;

@@ -15,7 +15,7 @@ namespace nutcore::purzel {
 inline void evaluate_all(const Game& g, const State& s, double* out) {
   const int n = s.num_players;
   // Leaves and nuts not yet collected: on the tree, on disks, in holes (and one in the air).
-  int open = 2 * __builtin_popcount(s.ends) + __builtin_popcount(s.leaf) + (s.phase == Phase::kBury ? 1 : 0);
+  int open = 2 * popcount(s.ends) + popcount(s.leaf) + (s.phase == Phase::kBury ? 1 : 0);
   for (int h = 0; h < g.num_holes(); ++h) open += s.hole_nuts[h];
   for (int p = 0; p < n; ++p) out[p] = s.leaves[p] + s.nuts[p] + static_cast<double>(open) / n;
 }

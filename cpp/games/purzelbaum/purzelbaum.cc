@@ -280,9 +280,9 @@ void Game::validate(const State& s) const {
                     : (s.shover == kNone && s.target == kNone && s.end == kNone),
           "shover, target and end are set exactly while a shove is resolved");
   // Every nut and every leaf is somewhere, once.
-  int nuts = __builtin_popcount(s.ends) + (ph == Phase::kBury ? 1 : 0);
+  int nuts = popcount(s.ends) + (ph == Phase::kBury ? 1 : 0);
   for (int h = 0; h < num_holes_; ++h) nuts += s.hole_nuts[h];
-  int leaves = __builtin_popcount(s.ends) + __builtin_popcount(s.leaf);
+  int leaves = popcount(s.ends) + popcount(s.leaf);
   for (int p = 0; p < n; ++p) {
     nuts += s.nuts[p];
     leaves += s.leaves[p];
@@ -290,7 +290,7 @@ void Game::validate(const State& s) const {
   require(nuts == num_ends_, "the nuts do not add up to one per branch end");
   require(leaves == num_ends_, "the leaves do not add up to one per branch end");
   require((s.leaf & ~s.white) == 0, "a leaf lies on a green disk");
-  const int shoves_done = num_ends_ - __builtin_popcount(s.ends);
+  const int shoves_done = num_ends_ - popcount(s.ends);
   int collected = 0;
   for (int p = 0; p < n; ++p) collected += s.nuts[p];
   if (se == Season::kOver && s.turn == params_.turn_cap) {
@@ -298,10 +298,10 @@ void Game::validate(const State& s) const {
     // winter leaves them (as the reference accepts).
     bool winter_disks = s.ends == 0;
     for (int h = 0; h < num_holes_; ++h) winter_disks = winter_disks && ((s.white >> h & 1) || s.hole_nuts[h] == 0);
-    require((__builtin_popcount(s.white) == shoves_done && collected == 0) || winter_disks,
+    require((popcount(s.white) == shoves_done && collected == 0) || winter_disks,
             "a game stopped by the turn cap has disks that fit neither autumn nor winter");
   } else if (se == Season::kAutumn) {
-    require(__builtin_popcount(s.white) == shoves_done, "in autumn each resolved shove closed exactly one disk");
+    require(popcount(s.white) == shoves_done, "in autumn each resolved shove closed exactly one disk");
     require(collected == 0, "nobody digs in autumn");
     if (ph == Phase::kTumble)
       require(!(s.white >> s.target & 1) && (s.ends >> s.end & 1) && s.current == s.shover, "tumble: a green target, a full end");

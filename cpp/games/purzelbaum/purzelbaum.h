@@ -190,14 +190,14 @@ inline int nth_bit(uint32_t bits, int k) {
 
 inline Action Game::random_action(const State& s, Rng& rng) const {
   const uint32_t targets = open_targets(s), ends = s.ends;
-  const int num_ends = __builtin_popcount(ends);
+  const int num_ends = popcount(ends);
   if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) {
     ActionList legal;
     legal_actions(s, legal);
     return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
   }
   // legal_actions lists target-major, end-minor: index i is (i / ends)-th open target, (i % ends)-th end.
-  const uint32_t i = rng.below(static_cast<uint32_t>(__builtin_popcount(targets) * num_ends));
+  const uint32_t i = rng.below(static_cast<uint32_t>(popcount(targets) * num_ends));
   return act::kShove + 16 * nth_bit(targets, static_cast<int>(i / num_ends)) + nth_bit(ends, static_cast<int>(i % num_ends));
 }
 
@@ -331,9 +331,9 @@ inline void Game::run(State& s) const {
     // A forced move is found from the masks, without listing the (up to 320) actions. A burial
     // always has a choice: there are at least two holes.
     const uint32_t green = ~s.white & all_holes_;
-    if (s.phase == Phase::kShove && __builtin_popcount(green) == 1 && __builtin_popcount(s.ends) == 1)
+    if (s.phase == Phase::kShove && popcount(green) == 1 && popcount(s.ends) == 1)
       do_action(s, act::kShove + 16 * __builtin_ctz(green) + __builtin_ctz(s.ends));
-    else if (s.phase == Phase::kDig && __builtin_popcount(s.white) == 1)
+    else if (s.phase == Phase::kDig && popcount(s.white) == 1)
       do_action(s, act::kDig + __builtin_ctz(s.white));
     else
       return;

@@ -502,7 +502,7 @@ void Game::validate(const State& s) const {
   require(params_.first_only == (ph == Phase::kFirstShout), "this chance node belongs to the other shout_resolution");
   const Shouts x = shouts(s);
   const uint32_t candidates = ph == Phase::kFirstRight ? x.right : ph == Phase::kFirstWrong ? x.wrong : x.right | x.wrong;
-  require(__builtin_popcount(candidates) >= 2, "a first-shouter chance node needs two candidates");
+  require(popcount(candidates) >= 2, "a first-shouter chance node needs two candidates");
 }
 
 std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }

@@ -308,7 +308,7 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
       const Action base = s.phase == Phase::kFirstRight   ? act::kFirstRight
                           : s.phase == Phase::kFirstWrong ? act::kFirstWrong
                                                           : act::kFirstShout;
-      const double p = 1.0 / __builtin_popcount(mask);
+      const double p = 1.0 / popcount(mask);
       for (; mask; mask &= mask - 1) out.push_back({base + __builtin_ctz(mask), p});
       break;
     }
@@ -370,7 +370,7 @@ inline void Game::resolve(State& s, uint8_t old_seen) const {
   // Several candidates: a chance node picks the first (the card has left its stack already).
   if (params_.first_only) {
     const uint32_t all = right | wrong;
-    if (s.phase != Phase::kFirstShout && __builtin_popcount(all) >= 2) {
+    if (s.phase != Phase::kFirstShout && popcount(all) >= 2) {
       s.phase = Phase::kFirstShout;
       return;
     }
@@ -378,14 +378,14 @@ inline void Game::resolve(State& s, uint8_t old_seen) const {
     return finish(s, old_seen);
   }
   if (s.phase != Phase::kFirstRight && s.phase != Phase::kFirstWrong) {
-    if (__builtin_popcount(right) >= 2) {
+    if (popcount(right) >= 2) {
       s.phase = Phase::kFirstRight;
       return;
     }
     if (right) reward(s, __builtin_ctz(right));
   }
   if (s.phase != Phase::kFirstWrong) {
-    if (__builtin_popcount(wrong) >= 2) {
+    if (popcount(wrong) >= 2) {
       s.phase = Phase::kFirstWrong;
       return;
     }
