@@ -14,7 +14,7 @@ games=("$@")
 [ ${#games[@]} -gt 0 ] || games=(purzelbaum nutz auf_die_nuesse ritter)
 declare -A algorithm=([auf_die_nuesse]=mcts [purzelbaum]=mcts [ritter]=ismcts [nutz]=ismcts)
 declare -A scaling_games=([auf_die_nuesse]=100 [purzelbaum]=500 [ritter]=100 [nutz]=300)
-declare -A level_games=([auf_die_nuesse]=360 [purzelbaum]=540 [ritter]=108 [nutz]=540)
+declare -A level_games=([auf_die_nuesse]=360 [purzelbaum]=540 [ritter]=360 [nutz]=540)
 mkdir -p "$out" docs/images
 for game in "${games[@]}"; do
   for kind in $what; do

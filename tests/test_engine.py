@@ -607,7 +607,7 @@ def test_limits_cap_searches_and_refuse_file_parameters():
     assert time.monotonic() - start < 1.5 and reply["stopped"]
     assert reply["result"]["nodes"] <= 10**5 + 1000  # the tree's cap, given by the limits
     assert h.ok(cmd="go", bot="level:6")["move"] is not None
-    h.ok(cmd="new_game", game="ritter", players=2, seat=0, seed=1)  # level 10 there: 10,000 iterations
+    h.ok(cmd="new_game", game="nutz", players=2, seat=0, seed=1)  # level 10 there: 6,000 iterations
     to_decision(h)
     assert "at most" in h.ask(cmd="go", bot="level:10")["message"]
 

@@ -156,7 +156,8 @@ def test_a_level_plays_as_its_game_sets_it(name):
 def test_games_set_their_own_levels():
     assert nutcore.bots.level_settings("purzelbaum", 9) == ("auto", {"iterations": 30})
     assert nutcore.bots.level_settings("nutz", 4) == ("auto", {"iterations": 6})
-    assert nutcore.bots.level_settings("ritter", 8) == ("auto", {"iterations": 1000})  # the generic table
+    assert nutcore.bots.level_settings("ritter", 10) == ("auto", {"iterations": 3000})
+    assert nutcore.bots.level_settings("future_game", 8) == nutcore.bots.LEVELS[8]  # no table: the generic one
     # One level bot on two games plays each game's level, each from the seed of reset().
     bot = nutcore.make_bot("level:3")
     bot.reset(3)

@@ -95,6 +95,20 @@ _LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
         9: ("auto", {"iterations": 300}),
         10: ("auto", {"iterations": 1000}),
     },
+    # The generic table's last step (3,000 to 10,000 iterations) gained nothing, and its greedy
+    # steps were uneven: one more greedy level, and budgets up to 3,000.
+    "ritter": {
+        1: ("greedy", {"noise": 0.6, "memory": 0.3}),
+        2: ("greedy", {"noise": 0.45, "memory": 0.45}),
+        3: ("greedy", {"noise": 0.3, "memory": 0.6}),
+        4: ("greedy", {"noise": 0.15, "memory": 0.75}),
+        5: ("greedy", {"memory": 0.9}),
+        6: ("auto", {"iterations": 30, "memory": 0.9}),
+        7: ("auto", {"iterations": 100, "memory": 0.95}),
+        8: ("auto", {"iterations": 300}),
+        9: ("auto", {"iterations": 1000}),
+        10: ("auto", {"iterations": 3000}),
+    },
     # Luck caps what search adds (MCTS wins about 75% against greedy at any budget), while slips
     # and memory decide a lot: most levels are greedy players, less noisy and forgetful each step,
     # the steps read off a first ladder (rating against noise is steep near 0 and flat above 0.4).
