@@ -11,7 +11,9 @@ rollout per simulation, UCT constant --uct-c, MCTS-Solver on, as in OpenSpiel's 
 Hidden information (Ritter, Nutz!): nutcore's ISMCTS against OpenSpiel's Python ISMCTS
 (open_spiel.python.algorithms.ismcts.ISMCTSBot with a one-rollout RandomRolloutEvaluator, UCT
 constant --uct-c, the most visited move). nutcore's searches run with best_move's defaults (greedy
-playouts) on one thread.
+playouts) on one thread. In the strength games nutcore plays best_move's default call, "auto": the
+tree search, and the game's exact solver where one decides (Purzelbaum's winter; the other games
+have none that "auto" uses); --nutcore search plays the tree search on every move.
 
 speed: on a few positions per game (decision points of one seeded random game, at a tenth to
 seven tenths of its length), each search runs for --speed-seconds; iterations per second of each,
@@ -63,7 +65,18 @@ def hidden(name: str) -> bool:
 
 
 def nutcore_algorithm(name: str) -> str:
+    """The game's tree search (speed is measured on it)."""
     return "ismcts" if hidden(name) else "mcts"
+
+
+def strength_algorithm(name: str, choice: str) -> str:
+    """What plays nutcore's moves: "auto" is best_move's default call (the tree search, and the
+    game's exact solver where that decides: Purzelbaum's winter); "search" the tree search always."""
+    return "auto" if choice == "auto" else nutcore_algorithm(name)
+
+
+def strength_label(name: str, choice: str) -> str:
+    return f"auto ({nutcore_algorithm(name)})" if choice == "auto" else nutcore_algorithm(name)
 
 
 def openspiel_bot_name(name: str) -> str:
@@ -186,7 +199,7 @@ def speed(args, name: str, players: int) -> dict:
 
 def play_one(job) -> dict:
     """One full game; nutcore's bot sits in seat `index % players`."""
-    name, players, index, seconds, uct_c, seed = job
+    name, players, index, seconds, uct_c, seed, choice = job
     game = pyspiel.load_game(f"nutcore_{name}", {"players": players})
     rng = random.Random(f"{seed}:{name}:{players}:{index}")
     seat = index % players
@@ -206,7 +219,7 @@ def play_one(job) -> dict:
         start = time.perf_counter()
         if side == "nutcore":
             # The adapter state is handed over as it is: best_move searches the native state it wraps.
-            algorithm = nutcore_algorithm(name)
+            algorithm = strength_algorithm(name, choice)
             action = nutcore.best_move(state, algorithm, time_limit=seconds, seed=rng.getrandbits(63)).action
         else:
             action = opponent.step(state)
@@ -229,7 +242,7 @@ def wilson(share: float, n: int) -> tuple[float, float]:
 
 
 def strength(args, pool, name: str, players: int) -> dict:
-    jobs = [(name, players, i, args.time_per_move, args.uct_c, args.seed) for i in range(args.games)]
+    jobs = [(name, players, i, args.time_per_move, args.uct_c, args.seed, args.nutcore) for i in range(args.games)]
     start = time.perf_counter()
     games = list(pool.map(play_one, jobs))
     n = len(games)
@@ -275,7 +288,13 @@ def report(args, speeds: list[dict], strengths: list[dict], seconds: float) -> s
         f"{platform.python_version()}, nutcore {nutcore.__version__}, open-spiel {metadata.version('open_spiel')}.",
         "",
         "How: the docstring of bench/compare_openspiel.py. nutcore: MCTS (perfect information) or ISMCTS (hidden "
-        "information) with best_move's defaults, one thread. OpenSpiel: its C++ MCTS (perfect information) or its "
+        "information) with best_move's defaults, one thread"
+        + (
+            ", and in the strength games best_move's default call, auto (the exact solver where one decides)"
+            if args.nutcore == "auto"
+            else ""
+        )
+        + ". OpenSpiel: its C++ MCTS (perfect information) or its "
         f"Python ISMCTS (hidden information) on the same rules through nutcore.openspiel, UCT constant {args.uct_c}, "
         "one random rollout per simulation.",
         "",
@@ -303,8 +322,9 @@ def report(args, speeds: list[dict], strengths: list[dict], seconds: float) -> s
     for s in strengths:
         low, high = s["ci"]
         lines.append(
-            f"| {s['game']} | {s['players']} | {nutcore_algorithm(s['game'])} | {openspiel_bot_name(s['game'])} "
-            f"x{s['players'] - 1} | {s['games']} | {s['share']:.3f} | {low:.3f}-{high:.3f} "
+            f"| {s['game']} | {s['players']} | {strength_label(s['game'], args.nutcore)} "
+            f"| {openspiel_bot_name(s['game'])} x{s['players'] - 1} | {s['games']} | {s['share']:.3f} "
+            f"| {low:.3f}-{high:.3f} "
             f"| {s['per_move']['nutcore']:.3f} / {s['per_move']['openspiel']:.3f} "
             f"| {s['openspiel_iterations']:,.1f} | {s['seconds']:,.0f} |"
         )
@@ -328,6 +348,13 @@ def main() -> None:
         "--only", nargs="+", default=nutcore.list_games(), choices=nutcore.list_games(), help="these games (all)"
     )
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant (2, its examples' default)")
+    parser.add_argument(
+        "--nutcore",
+        choices=["auto", "search"],
+        default="auto",
+        help="strength: nutcore plays best_move's default 'auto' (its exact solver where one decides, as in "
+        "Purzelbaum's winter; the tree search elsewhere), or 'search', the tree search on every move (auto)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="strength: processes playing games (2)")
     parser.add_argument("--seed", type=int, default=2026, help="seeds the positions and the games (2026)")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 2 games, 1 position, short times")
