@@ -11,9 +11,9 @@ rollout per simulation, UCT constant --uct-c, MCTS-Solver on, as in OpenSpiel's 
 Hidden information (Ritter, Nutz!): nutcore's ISMCTS against OpenSpiel's Python ISMCTS
 (open_spiel.python.algorithms.ismcts.ISMCTSBot with a one-rollout RandomRolloutEvaluator, UCT
 constant --uct-c, the most visited move). nutcore's searches run with best_move's defaults (greedy
-playouts) on one thread. In the strength games nutcore plays best_move's default call, "auto": the
-tree search, and the game's exact solver where one decides (Purzelbaum's winter; the other games
-have none that "auto" uses); --nutcore search plays the tree search on every move.
+playouts) on one thread, on every move, as OpenSpiel's bot does; with --nutcore auto the strength
+games play best_move's default call instead: the tree search, and the game's exact solver where one
+decides (Purzelbaum's winter; the other games have none that "auto" uses).
 
 speed: on a few positions per game (decision points of one seeded random game, at a tenth to
 seven tenths of its length), each search runs for --speed-seconds; iterations per second of each,
@@ -350,10 +350,10 @@ def main() -> None:
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant (2, its examples' default)")
     parser.add_argument(
         "--nutcore",
-        choices=["auto", "search"],
-        default="auto",
-        help="strength: nutcore plays best_move's default 'auto' (its exact solver where one decides, as in "
-        "Purzelbaum's winter; the tree search elsewhere), or 'search', the tree search on every move (auto)",
+        choices=["search", "auto"],
+        default="search",
+        help="strength: nutcore plays its tree search on every move, like OpenSpiel's bot (search), or "
+        "best_move's default 'auto' (the exact solver where one decides, as in Purzelbaum's winter)",
     )
     parser.add_argument("--workers", type=int, default=2, help="strength: processes playing games (2)")
     parser.add_argument("--seed", type=int, default=2026, help="seeds the positions and the games (2026)")
