@@ -198,13 +198,11 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         if (s.game->is_terminal(s.state) || s.game->is_chance(s.state))
           throw py::value_error("_random_action_pair needs a decision node");
         const uint64_t seed = seed_arg(seed_obj);
-        typename G::Actions legal;
-        s.game->legal_actions(s.state, legal);
         Rng listed(seed), drawn(seed);
-        const Action by_list = legal[static_cast<int>(listed.below(static_cast<uint32_t>(legal.size())))];
-        Action by_game = by_list;
+        const Action by_list = random_action_by_listing(*s.game, s.state, listed);
+        Action by_game;
         if constexpr (HasRandomAction<G>) by_game = s.game->random_action(s.state, drawn);
-        else drawn.below(static_cast<uint32_t>(legal.size()));
+        else by_game = random_action_by_listing(*s.game, s.state, drawn);
         return py::make_tuple(by_game, by_list, drawn.next() == listed.next());
       }, py::arg("seed"))
       .def("clone", [](const S& s) { return s; })

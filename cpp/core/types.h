@@ -52,6 +52,15 @@ class FixedList {
   int size_ = 0;
 };
 
+// A uniformly random legal action by listing them: legal[rng.below(size)]. The reference draw of
+// random play, which a game's random_action (search/random_playout.h) reproduces without the list.
+template <typename G, typename S>
+Action random_action_by_listing(const G& game, const S& s, Rng& rng) {
+  typename G::Actions legal;
+  game.legal_actions(s, legal);
+  return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
+}
+
 // A root action's statistics, as every search and solver reports them.
 struct ActionStats {
   Action action;

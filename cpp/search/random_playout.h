@@ -20,7 +20,6 @@ concept HasRandomAction = requires(const G& g, const typename G::StateType& s, R
 // Plays `state` to the end; returns the number of actions applied (decisions and chance outcomes).
 template <GameConcept G>
 long random_playout(const G& game, typename G::StateType& state, Rng& rng) {
-  typename G::Actions legal;
   long steps = 0;
   while (!game.is_terminal(state)) {
     Action a;
@@ -29,8 +28,7 @@ long random_playout(const G& game, typename G::StateType& state, Rng& rng) {
     } else if constexpr (HasRandomAction<G>) {
       a = game.random_action(state, rng);
     } else {
-      game.legal_actions(state, legal);
-      a = legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
+      a = random_action_by_listing(game, state, rng);
     }
     game.apply(state, a);
     ++steps;

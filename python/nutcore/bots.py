@@ -157,7 +157,7 @@ LEVELS = {
 
 def level_settings(game: str, level: int) -> tuple[str, dict[str, Any]]:
     """What level N is on a game: ("greedy" or a search algorithm, its settings)."""
-    kind, options = {**LEVELS, **level_overrides(game)}[level]
+    kind, options = level_overrides(game).get(level, LEVELS[level])
     return kind, dict(options)
 
 

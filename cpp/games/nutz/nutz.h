@@ -342,11 +342,7 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
 }
 
 inline Action Game::random_action(const State& s, Rng& rng) const {
-  if (s.phase != Phase::kSummer) {  // a few actions: list them
-    ActionList legal;
-    legal_actions(s, legal);
-    return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
-  }
+  if (s.phase != Phase::kSummer) return random_action_by_listing(*this, s, rng);  // a few actions
   // legal_actions lists, per distinct card type in hand, per open tree: the play, then (with a
   // token left) the play with the token. Count them, draw one index, decode it in that order.
   const int p = s.current;

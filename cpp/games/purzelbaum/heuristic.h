@@ -20,15 +20,15 @@ inline void evaluate_all(const Game& g, const State& s, double* out) {
   for (int p = 0; p < n; ++p) out[p] = s.leaves[p] + s.nuts[p] + static_cast<double>(open) / n;
 }
 
-// Greedy: in autumn, the shove most likely to hit (the model's own table, so a player's skill
-// counts); burying a stray nut, the hole whose disk is green (it is dug last, when the burier may
-// be the one to move); in winter, the dig that yields most now, preferring holes with nuts.
 // Whether shove `a` is legal: its target disk is one of the `open` ones and its branch end still
 // holds its nut and leaf.
 inline bool shove_is_legal(const State& s, uint32_t open, Action a) {
   return (open >> ((a - act::kShove) / 16) & 1) && (s.ends >> ((a - act::kShove) % 16) & 1);
 }
 
+// Greedy: in autumn, the shove most likely to hit (the model's own table, so a player's skill
+// counts); burying a stray nut, the hole whose disk is green (it is dug last, when the burier may
+// be the one to move); in winter, the dig that yields most now, preferring holes with nuts.
 inline Action rollout_action(const Game& g, const State& s, Rng&) {
   if (s.phase == Phase::kShove) {  // the first legal shove in the seat's likeliest-hit order
     const uint32_t open = g.open_targets(s);

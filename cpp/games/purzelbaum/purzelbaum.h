@@ -191,11 +191,7 @@ inline int nth_bit(uint32_t bits, int k) {
 inline Action Game::random_action(const State& s, Rng& rng) const {
   const uint32_t targets = open_targets(s), ends = s.ends;
   const int num_ends = popcount(ends);
-  if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) {
-    ActionList legal;
-    legal_actions(s, legal);
-    return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
-  }
+  if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) return random_action_by_listing(*this, s, rng);
   // legal_actions lists target-major, end-minor: index i is (i / ends)-th open target, (i % ends)-th end.
   const uint32_t i = rng.below(static_cast<uint32_t>(popcount(targets) * num_ends));
   return act::kShove + 16 * nth_bit(targets, static_cast<int>(i / num_ends)) + nth_bit(ends, static_cast<int>(i % num_ends));
