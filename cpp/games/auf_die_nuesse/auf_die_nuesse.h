@@ -174,6 +174,9 @@ class Game : public PerfectInformation<Game, State> {
   void chance_outcomes(const State& s, ChanceList& out) const;
   // Samples a chance outcome with exactly the probabilities of chance_outcomes(), faster.
   Action sample_chance(const State& s, Rng& rng) const;
+  // A uniformly random legal action, the most frequent decisions without listing (the contract of
+  // random_action in search/random_playout.h).
+  Action random_action(const State& s, Rng& rng) const;
   void apply(State& s, Action a) const;
   void returns(const State& s, double* out) const;
   void scores(const State& s, int* out) const;
@@ -400,6 +403,13 @@ inline Action Game::sample_chance(const State& s, Rng& rng) const {
   return act::kDraw + kNumCards - 1;  // unreachable for a valid state
 }
 
+inline Action Game::random_action(const State& s, Rng& rng) const {
+  // Legal order: the lower space first (roll_a < roll_b), roll before stop.
+  if (s.phase == Phase::kChooseSpace) return act::kSpace + (rng.below(2) ? s.roll_b : s.roll_a);
+  if (s.phase == Phase::kRollOrStop) return rng.below(2) ? act::kStop : act::kRoll;  // a node: supply > 0
+  return random_action_by_listing(*this, s, rng);
+}
+
 inline int Game::first_collector(const State& s, int space) const {
   for (int i = 0; i < s.num_players; ++i) {
     const int p = (s.active + i) % s.num_players;
@@ -592,10 +602,14 @@ inline void Game::run(State& s) const {
       case Phase::kRefill:
       case Phase::kTerminal:
         return;
+      case Phase::kChooseSpace:  // two different spaces: always a choice
+        return;
+      case Phase::kRollOrStop:  // roll and stop, or stop alone when the supply is empty
+        if (supply(s, s.active) > 0) return;
+        do_action(s, act::kStop);
+        break;
       case Phase::kPlace:
       case Phase::kPrePlace:
-      case Phase::kChooseSpace:
-      case Phase::kRollOrStop:
       case Phase::kTake:
       case Phase::kSteal:
       case Phase::kKeptJokers:
