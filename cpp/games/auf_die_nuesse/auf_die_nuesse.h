@@ -411,9 +411,10 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
 }
 
 inline int Game::first_collector(const State& s, int space) const {
-  for (int i = 0; i < s.num_players; ++i) {
-    const int p = (s.active + i) % s.num_players;
+  if (s.board[space] == 0) return -1;  // the usual case: nobody there
+  for (int i = 0, p = s.active; i < s.num_players; ++i) {  // from the active seat, clockwise
     if (s.squirrels_at(space, p) >= kThreshold[space]) return p;
+    if (++p == s.num_players) p = 0;
   }
   return -1;
 }
