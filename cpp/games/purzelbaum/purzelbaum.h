@@ -189,6 +189,11 @@ inline int nth_bit(uint32_t bits, int k) {
 }
 
 inline Action Game::random_action(const State& s, Rng& rng) const {
+  if (s.phase == Phase::kDig) {  // the white disks, in hole order
+    const uint32_t white = s.white & all_holes_;
+    if (white == 0) return random_action_by_listing(*this, s, rng);
+    return act::kDig + nth_bit(white, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(white)))));
+  }
   const uint32_t targets = open_targets(s), ends = s.ends;
   const int num_ends = popcount(ends);
   if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) return random_action_by_listing(*this, s, rng);
