@@ -8,7 +8,8 @@ its autumn shoves, which are uniformly random, the least likely to hit, or of me
 The player with the fewest leaves starts the winter (ties: the later seat, here seat 1), and the
 winter decides most of the points. Plays BOT against the greedy bot, seats alternating, and prints
 per seat of BOT: how often it starts the winter, its win share when it does and when it does not,
-and the leaves each side holds when the winter starts.
+the leaves each side holds when the winter starts, and what the winter is worth to it then under
+best play by both (the exact solver: win, draw or loss; a draw is equal points and equal nuts).
 """
 
 from __future__ import annotations
@@ -46,20 +47,24 @@ class ShovePolicy:
 
 
 def play(bot, greedy, seat: int, rng: random.Random):
-    """One game of `bot` in `seat` against greedy; (bot starts the winter, its return, leaves)."""
+    """One game of `bot` in `seat` against greedy: whether the bot starts the winter, its return,
+    the leaves (bot, greedy) and the winter's outcome for the bot under best play."""
     state = nutcore.load_game("purzelbaum").new_initial_state()
-    first = leaves = None
+    first = leaves = outcome = None
     while not state.is_terminal():
         if first is None:
             view = state.to_json()
             if view["season"] == "winter":
                 first, leaves = view["current_player"] == seat, (view["leaves"][seat], view["leaves"][1 - seat])
+                outcome = nutcore.solve(state).extra["outcome"]  # the mover's
+                if not first:
+                    outcome = {"win": "loss", "loss": "win"}.get(outcome, outcome)
         if state.is_chance_node():
             actions, probabilities = zip(*state.chance_outcomes())
             state.apply_action(rng.choices(actions, probabilities)[0])
         else:
             state.apply_action((bot if state.current_player() == seat else greedy).step(state))
-    return first, state.returns()[seat], leaves
+    return first, state.returns()[seat], leaves, outcome
 
 
 def main() -> None:
@@ -73,12 +78,14 @@ def main() -> None:
     greedy, rng = make_bot("greedy"), random.Random(args.seed)
     games = defaultdict(int)
     wins = defaultdict(float)
+    outcomes = defaultdict(int)
     leaves = [0, 0]
     total = 0.0
     for i in range(args.games):
         seat = i % 2
-        first, result, (mine, theirs) = play(bot, greedy, seat, rng)
+        first, result, (mine, theirs), outcome = play(bot, greedy, seat, rng)
         games[seat, first] += 1
+        outcomes[seat, outcome] += 1
         wins[seat, first] += result
         leaves[0] += mine
         leaves[1] += theirs
@@ -93,6 +100,12 @@ def main() -> None:
             return f"{wins[seat, first] / games[seat, first]:.3f}" if games[seat, first] else "-"
 
         print(f"| {seat} | {n} | {games[seat, True] / n:.3f} | {share(True)} | {share(False)} |")
+    print()
+    print("| seat | the winter under best play: win | draw | loss |")
+    print("|---|---|---|---|")
+    for seat in (0, 1):
+        n = games[seat, True] + games[seat, False]
+        print(f"| {seat} | " + " | ".join(f"{outcomes[seat, o] / n:.3f}" for o in ("win", "draw", "loss")) + " |")
     print(
         f"win share {total / args.games:.3f}; leaves when the winter starts: the bot "
         f"{leaves[0] / args.games:.2f}, greedy {leaves[1] / args.games:.2f}"
