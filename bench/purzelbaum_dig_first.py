@@ -46,10 +46,10 @@ class ShovePolicy:
         return by_hit[0] if self.kind == "least" else by_hit[len(by_hit) // 2]
 
 
-def play(bot, greedy, seat: int, rng: random.Random):
+def play(game, bot, greedy, seat: int, rng: random.Random):
     """One game of `bot` in `seat` against greedy: whether the bot starts the winter, its return,
     the leaves (bot, greedy) and the winter's outcome for the bot under best play."""
-    state = nutcore.load_game("purzelbaum").new_initial_state()
+    state = game.new_initial_state()
     first = leaves = outcome = None
     while not state.is_terminal():
         if first is None:
@@ -75,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     name, _, kind = args.bot.partition(":")
     bot = ShovePolicy(kind, args.seed + 1) if name == "shove" else make_bot(args.bot)
-    greedy, rng = make_bot("greedy"), random.Random(args.seed)
+    game, greedy, rng = nutcore.load_game("purzelbaum"), make_bot("greedy"), random.Random(args.seed)
     games = defaultdict(int)
     wins = defaultdict(float)
     outcomes = defaultdict(int)
@@ -83,7 +83,7 @@ def main() -> None:
     total = 0.0
     for i in range(args.games):
         seat = i % 2
-        first, result, (mine, theirs), outcome = play(bot, greedy, seat, rng)
+        first, result, (mine, theirs), outcome = play(game, bot, greedy, seat, rng)
         games[seat, first] += 1
         outcomes[seat, outcome] += 1
         wins[seat, first] += result
