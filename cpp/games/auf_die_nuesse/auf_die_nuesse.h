@@ -215,10 +215,14 @@ class Game : public PerfectInformation<Game, State> {
   int deck_[kNumCards];             // cards of each type in play after removal
   int deck_size_ = 0;
   uint8_t twin_before_[kNumStores];  // earlier stores with the same capacity and value (bit mask)
+  unsigned has_twin_before_ = 0;     // stores with a nonzero twin_before_ (bit mask)
+  uint64_t full_bytes_ = 0;          // byte st: the store byte of a full store st (capacity << 3)
 
   int capacity(int s) const { return params_.store_capacities[s]; }
   bool fits(const State& s, int p, int store, int kind) const;
   bool store_offered(const State& s, int p, int store) const;
+  unsigned store_mask(const State& s, int p, int kind) const;
+  unsigned take_mask(const State& s) const;
   void add_nut(State& s, int p, int store, int kind, bool joker) const;
   void legal_store_actions(const State& s, int p, ActionList& out) const;
   void legal_joker_actions(const State& s, int p, int type, ActionList& out) const;
@@ -278,6 +282,49 @@ inline bool Game::store_offered(const State& s, int p, int store) const {
   return true;
 }
 
+// Bit i set where byte i of x is zero (exact: no borrow between bytes).
+inline unsigned zero_bytes(uint64_t x) {
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t nonzero = ((x & kLow7) + kLow7) | x;  // each byte's high bit: byte != 0
+  const uint64_t zero = ~nonzero & 0x8080808080808080ULL;
+  return static_cast<unsigned>(((zero >> 7) * 0x0102040810204080ULL) >> 56);  // gather the 8 bits
+}
+
+// The stores of seat p that take a nut of `kind` and are offered, one bit per store: exactly the
+// stores legal_store_actions lists. A place decision is among the commonest in a game, and run()
+// and random_action() both need it, so the eight stores are tested at once as one 64-bit word.
+inline unsigned Game::store_mask(const State& s, int p, int kind) const {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte i of the word is store i");
+  static_assert(sizeof s.store[p] == 8);
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  uint64_t bytes;
+  std::memcpy(&bytes, s.store[p], 8);
+  const uint64_t kinds = bytes & (7 * kOnes);
+  const unsigned open = ~zero_bytes(bytes ^ full_bytes_) & 0xFFu;  // not full
+  const unsigned takes = zero_bytes(kinds) | zero_bytes(kinds ^ (uint64_t(kind + 1) * kOnes));
+  unsigned mask = open & takes;
+  for (unsigned check = mask & has_twin_before_; check; check &= check - 1) {
+    const int st = __builtin_ctz(check);
+    if (!store_offered(s, p, st)) mask &= ~(1u << st);
+  }
+  return mask;
+}
+
+// The face-up slots a take may choose from, one bit per slot.
+inline unsigned Game::take_mask(const State& s) const {
+  const unsigned allowed = s.stage == Stage::kFinal ? 0b1111u : kSlotMask[s.check_space];
+  unsigned mask = 0;
+  for (int i = 0; i < kNumSlots; ++i)
+    if (s.face_up[i] != kNone) mask |= 1u << i;
+  return mask & allowed;
+}
+
+// The r-th lowest set bit of mask (r < popcount(mask)).
+inline int nth_bit(unsigned mask, int r) {
+  for (; r > 0; --r) mask &= mask - 1;
+  return __builtin_ctz(mask);
+}
+
 inline void Game::add_nut(State& s, int p, int store, int kind, bool joker) const {
   const int nuts = s.store_nuts(p, store) + 1;
   const int jokers = s.store_joker_nuts(p, store) + (joker ? 1 : 0);
@@ -288,17 +335,13 @@ inline void Game::add_nut(State& s, int p, int store, int kind, bool joker) cons
 }
 
 inline void Game::legal_store_actions(const State& s, int p, ActionList& out) const {
-  for (int st = 0; st < kNumStores; ++st)
-    if (fits(s, p, st, s.pending) && store_offered(s, p, st)) out.push_back(act::kStore + st);
+  for (unsigned m = store_mask(s, p, s.pending); m; m &= m - 1) out.push_back(act::kStore + __builtin_ctz(m));
 }
 
 inline void Game::legal_joker_actions(const State& s, int p, int type, ActionList& out) const {
-  for (int which = 0; which < 2; ++which) {
-    const int kind = kJokerKinds[type][which];
-    for (int st = 0; st < kNumStores; ++st)
-      if (fits(s, p, st, kind) && store_offered(s, p, st))
-        out.push_back(act::kJoker + 16 * type + 8 * which + st);
-  }
+  for (int which = 0; which < 2; ++which)
+    for (unsigned m = store_mask(s, p, kJokerKinds[type][which]); m; m &= m - 1)
+      out.push_back(act::kJoker + 16 * type + 8 * which + __builtin_ctz(m));
 }
 
 inline void Game::legal_actions(const State& s, ActionList& out) const {
@@ -326,12 +369,9 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
       if (supply(s, s.active) > 0) out.push_back(act::kRoll);
       out.push_back(act::kStop);
       break;
-    case Phase::kTake: {
-      const unsigned mask = s.stage == Stage::kFinal ? 0b1111u : kSlotMask[s.check_space];
-      for (int i = 0; i < kNumSlots; ++i)
-        if ((mask >> i & 1) && s.face_up[i] != kNone) out.push_back(act::kTake + i);
+    case Phase::kTake:
+      for (unsigned m = take_mask(s); m; m &= m - 1) out.push_back(act::kTake + __builtin_ctz(m));
       break;
-    }
     case Phase::kSteal:
       for (int v = 0; v < s.num_players; ++v) {
         if (v == s.seat || v == s.david) continue;
@@ -407,11 +447,42 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   // Legal order: the lower space first (roll_a < roll_b), roll before stop.
   if (s.phase == Phase::kChooseSpace) return act::kSpace + (rng.below(2) ? s.roll_b : s.roll_a);
   if (s.phase == Phase::kRollOrStop) return rng.below(2) ? act::kStop : act::kRoll;  // a node: supply > 0
+  if (s.phase == Phase::kTake) {
+    const unsigned m = take_mask(s);
+    return act::kTake + nth_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
+  }
+  if (s.phase == Phase::kPlace) {  // stores, then for a joker its second kind's stores and keep
+    if (s.pending < kNumKinds) {
+      const unsigned m = store_mask(s, s.seat, s.pending);
+      return act::kStore + nth_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
+    }
+    const int type = s.pending - kNumKinds;
+    const unsigned m0 = store_mask(s, s.seat, kJokerKinds[type][0]);
+    const unsigned m1 = store_mask(s, s.seat, kJokerKinds[type][1]);
+    const int n0 = popcount(m0), n1 = popcount(m1);
+    const int r = static_cast<int>(rng.below(static_cast<uint32_t>(n0 + n1 + 1)));
+    if (r < n0) return act::kJoker + 16 * type + nth_bit(m0, r);
+    if (r < n0 + n1) return act::kJoker + 16 * type + 8 + nth_bit(m1, r - n0);
+    return act::kKeep;
+  }
   return random_action_by_listing(*this, s, rng);
 }
 
+// Whether any seat's 4-bit count in a board word reaches k (2, 3 or 4 here), all seats at once:
+// a count >= 2 has a bit above bit 0, a count >= 4 one above bit 1, and 3 is 0b0011.
+constexpr bool any_reaches(unsigned w, int k) {
+  const unsigned high = w & (k == 2 ? 0xEEEEu : 0xCCCCu);
+  const unsigned three = k == 3 ? (w & (w >> 1) & 0x1111u) : 0u;
+  return (high | three) != 0;
+}
+static_assert([] {
+  for (int k : kThreshold)
+    if (k < 2 || k > 4) return false;
+  return true;
+}());
+
 inline int Game::first_collector(const State& s, int space) const {
-  if (s.board[space] == 0) return -1;  // the usual case: nobody there
+  if (!any_reaches(s.board[space], kThreshold[space])) return -1;  // the usual case
   for (int i = 0, p = s.active; i < s.num_players; ++i) {  // from the active seat, clockwise
     if (s.squirrels_at(space, p) >= kThreshold[space]) return p;
     if (++p == s.num_players) p = 0;
@@ -609,11 +680,40 @@ inline void Game::run(State& s) const {
         if (supply(s, s.active) > 0) return;
         do_action(s, act::kStop);
         break;
-      case Phase::kPlace:
+      case Phase::kPlace:  // the commonest of these: counted from the store masks, not listed
+        if (s.pending < kNumKinds) {
+          const unsigned m = store_mask(s, s.seat, s.pending);
+          if (m & (m - 1)) return;
+          if (m)
+            do_action(s, act::kStore + __builtin_ctz(m));
+          else
+            no_legal_action(s);
+        } else {
+          const int type = s.pending - kNumKinds;
+          if (store_mask(s, s.seat, kJokerKinds[type][0]) | store_mask(s, s.seat, kJokerKinds[type][1])) return;
+          do_action(s, act::kKeep);
+        }
+        break;
+      case Phase::kTake: {
+        const unsigned m = take_mask(s);
+        if (m & (m - 1)) return;
+        if (m)
+          do_action(s, act::kTake + __builtin_ctz(m));
+        else
+          no_legal_action(s);
+        break;
+      }
+      case Phase::kKeptJokers: {  // usually none kept: done is the only action
+        bool any = false;
+        for (int t = 0; t < kNumJokerTypes; ++t) any |= s.kept[s.active][t] != 0;
+        if (!any) {
+          do_action(s, act::kDone);
+          break;
+        }
+        [[fallthrough]];
+      }
       case Phase::kPrePlace:
-      case Phase::kTake:
       case Phase::kSteal:
-      case Phase::kKeptJokers:
       case Phase::kFinalJokers: {
         ActionList legal;
         legal_actions(s, legal);
@@ -652,10 +752,11 @@ inline void Game::run(State& s) const {
         }
         break;
       case Phase::kCheckStep: {
-        int p = -1;
-        while (s.check_space < kNumSpaces && (p = first_collector(s, s.check_space)) < 0) ++s.check_space;
+        int p = -1, space = s.check_space;
+        while (space < kNumSpaces && (p = first_collector(s, space)) < 0) ++space;
+        s.check_space = static_cast<uint8_t>(space);
         if (p >= 0) {
-          collect(s, p, s.check_space);
+          collect(s, p, space);
         } else {
           s.check_space = kNone;
           s.seat = kNone;
