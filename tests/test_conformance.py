@@ -4,13 +4,14 @@ rules (in the spirit of OpenSpiel's RandomSimTest). Game-specific tests live in 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nutcore
-from playing import corrupted_bytes, play_randomly, random_step
+from playing import chi2_sf, corrupted_bytes, play_randomly, random_step
 
 GAMES = [(name, players) for name in nutcore.list_games() for players in (2, 3, 4)]
 
@@ -122,6 +123,34 @@ def test_random_action_draws_as_listing_does(game):
         random_step(state, rng)
     with pytest.raises(ValueError):
         play_randomly(state, rng, 10**6)._random_action_pair(1)
+
+
+def test_sample_chance_follows_chance_outcomes(game):
+    # Playouts and searches draw chance outcomes with sample_chance, which games may compute without
+    # listing the outcomes (dice, a card from a pile, a tumble read from its table): its frequencies
+    # must be chance_outcomes' probabilities (chi-squared, cells of expected count >= 5, the rest pooled).
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 8:
+        if state.is_chance_node():
+            probability = dict(state.chance_outcomes())
+            draws = 3000
+            counts = Counter(state._sample_chance(seed + 100_000 * checked) for seed in range(draws))
+            assert set(counts) <= set(probability)
+            big = [a for a, p in probability.items() if p * draws >= 5]
+            cells = [(counts[a], probability[a] * draws) for a in big]
+            rest = [a for a in probability if a not in big]
+            if sum(probability[a] for a in rest) * draws >= 5:
+                cells.append((sum(counts[a] for a in rest), sum(probability[a] for a in rest) * draws))
+            if len(cells) > 1:
+                stat = sum((seen - expected) ** 2 / expected for seen, expected in cells)
+                assert chi2_sf(stat, len(cells) - 1) > 1e-4, (stat, cells)
+                checked += 1
+        random_step(state, rng)
+    assert checked > 0
+    with pytest.raises(ValueError):
+        play_randomly(state, rng, 10**6)._sample_chance(1)
 
 
 @settings(

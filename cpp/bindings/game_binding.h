@@ -205,6 +205,13 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
         else by_game = random_action_by_listing(*s.game, s.state, drawn);
         return py::make_tuple(by_game, by_list, drawn.next() == listed.next());
       }, py::arg("seed"))
+      // For the test of sample_chance's contract: the outcome it draws from a generator seeded so
+      // (chance_outcomes gives the probabilities it must follow).
+      .def("_sample_chance", [](const S& s, const py::handle& seed_obj) {
+        if (!s.game->is_chance(s.state)) throw py::value_error("_sample_chance needs a chance node");
+        Rng rng(seed_arg(seed_obj));
+        return s.game->sample_chance(s.state, rng);
+      }, py::arg("seed"))
       .def("clone", [](const S& s) { return s; })
       .def("__copy__", [](const S& s) { return s; })
       .def("__deepcopy__", [](const S& s, py::dict) { return s; }, py::arg("memo"))

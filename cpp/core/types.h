@@ -52,6 +52,9 @@ class FixedList {
   int size_ = 0;
 };
 
+// The seat after p among n, clockwise. Without a division: a playout turns seats at every move.
+inline int next_seat(int p, int n) { return p + 1 == n ? 0 : p + 1; }
+
 // A uniformly random legal action by listing them: legal[rng.below(size)]. The reference draw of
 // random play, which a game's random_action (search/random_playout.h) reproduces without the list.
 template <typename G, typename S>

@@ -774,7 +774,7 @@ inline void Game::run(State& s) const {
           s.phase = Phase::kTerminal;
           return;
         }
-        s.active = static_cast<uint8_t>((s.active + 1) % n);
+        s.active = static_cast<uint8_t>(next_seat(s.active, n));
         s.phase = supply(s, s.active) > 0 ? Phase::kRoll : Phase::kRollOrStop;
         break;
       case Phase::kFinalBegin:  // every squirrel on the board goes into the 4-area
@@ -792,21 +792,21 @@ inline void Game::run(State& s) const {
         if (s.squirrels_at(kFour, s.seat) >= 4) {
           s.set_squirrels(kFour, s.seat, s.squirrels_at(kFour, s.seat) - 4);
           s.phase = Phase::kTake;
-        } else if ((s.seat + 1) % n == s.active) {
+        } else if (next_seat(s.seat, n) == s.active) {
           s.seat = s.active;
           s.phase = Phase::kFinalJokers;
         } else {
-          s.seat = static_cast<uint8_t>((s.seat + 1) % n);
+          s.seat = static_cast<uint8_t>(next_seat(s.seat, n));
         }
         break;
       case Phase::kFinalJokersNext:
-        if ((s.seat + 1) % n == s.active) {
+        if (next_seat(s.seat, n) == s.active) {
           s.seat = kNone;
           s.stage = Stage::kOver;
           s.phase = Phase::kTerminal;
           return;
         }
-        s.seat = static_cast<uint8_t>((s.seat + 1) % n);
+        s.seat = static_cast<uint8_t>(next_seat(s.seat, n));
         s.phase = Phase::kFinalJokers;
         break;
     }

@@ -266,7 +266,7 @@ inline void Game::after_shove(State& s) const {
     s.phase = Phase::kDig;
     return;
   }
-  s.current = static_cast<uint8_t>((shover + 1) % n);
+  s.current = static_cast<uint8_t>(next_seat(shover, n));
   s.phase = Phase::kShove;
 }
 
@@ -288,7 +288,7 @@ inline void Game::do_action(State& s, Action a) const {
       } else {
         s.leaf |= 1u << s.target;  // missed: the leaf goes on the target's disk
         if (a == act::kOffBox) {
-          s.current = static_cast<uint8_t>((s.shover + 1) % s.num_players);
+          s.current = static_cast<uint8_t>(next_seat(s.shover, s.num_players));
           s.phase = Phase::kBury;  // the left neighbour chooses the hole
         } else {
           ++s.hole_nuts[a - act::kLands];
@@ -318,7 +318,7 @@ inline void Game::do_action(State& s, Action a) const {
         s.phase = Phase::kTerminal;
         s.current = 0;  // canonical: nobody is to act
       } else {
-        s.current = static_cast<uint8_t>((p + 1) % s.num_players);
+        s.current = static_cast<uint8_t>(next_seat(p, s.num_players));
       }
       break;
     }

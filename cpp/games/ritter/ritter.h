@@ -338,7 +338,7 @@ inline void Game::end_turn(State& s, int mover) const {
     end_game(s);
     return;
   }
-  s.current = static_cast<uint8_t>((mover + 1) % s.num_players);
+  s.current = static_cast<uint8_t>(next_seat(mover, s.num_players));
   s.phase = Phase::kRoll;
 }
 
@@ -436,13 +436,13 @@ inline void Game::do_action(State& s, Action a) const {
       }
       if (s.cards[node] == 0) return end_turn(s, mover);
       s.drawer = static_cast<uint8_t>(mover);
-      s.current = static_cast<uint8_t>((mover + 1) % s.num_players);
+      s.current = static_cast<uint8_t>(next_seat(mover, s.num_players));
       s.phase = Phase::kShout;
       break;
     }
     case Phase::kShout: {
       s.shout[s.current] = static_cast<uint8_t>(a - act::kSilent);
-      const int next = (s.current + 1) % s.num_players;
+      const int next = next_seat(s.current, s.num_players);
       if (next == s.drawer)
         after_shouts(s);
       else
