@@ -109,3 +109,42 @@ def test_uniform_shove_without_listing(opening):
         counts[state._random_action_pair(seed)[0]] += 1
     chi2 = sum((c - per_action) ** 2 / per_action for c in counts.values())
     assert chi2_sf(chi2, len(legal) - 1) > 1e-4
+
+
+def first_uniform(seed):
+    """Rng(seed).uniform() of cpp/core/rng.h (splitmix64 seeding, xoshiro256**), in Python."""
+    mask = (1 << 64) - 1
+    words = []
+    for _ in range(4):
+        seed = (seed + 0x9E3779B97F4A7C15) & mask
+        z = seed
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        words.append(z ^ (z >> 31))
+    x = (words[1] * 5) & mask
+    result = ((((x << 7) | (x >> 57)) & mask) * 9) & mask
+    return (result >> 11) * 2.0**-53
+
+
+def test_tumble_drawn_as_the_listed_outcomes_are():
+    # sample_chance reads a tumble from precomputed thresholds; its contract is the draw of
+    # sample_outcome over chance_outcomes: one uniform, the probabilities subtracted in list order,
+    # the first that takes it below 0 (the last if rounding leaves some over). Exactly, draw by draw.
+    game = nutcore.load_game("purzelbaum", players=3)
+    state, rng = game.new_initial_state(), random.Random(8)
+    tumbles = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            for seed in range(400):
+                r = first_uniform(seed + 1000 * tumbles)
+                listed = outcomes[-1][0]
+                for action, probability in outcomes:
+                    r -= probability
+                    if r < 0:
+                        listed = action
+                        break
+                assert state._sample_chance(seed + 1000 * tumbles) == listed
+            tumbles += 1
+        play_randomly(state, rng, 1)
+    assert tumbles >= 10

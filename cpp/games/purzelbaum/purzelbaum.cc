@@ -79,6 +79,45 @@ Game::Game(const Params& params) : params_(checked_params(params)) {
     });
     shoves_by_hit_.push_back(std::move(order));
   }
+  build_draws();
+}
+
+// For each outcome list (positive probabilities p_0.. in list order), the threshold of entry k is
+// the least u in [0, 2^53] for which r = u * 2^-53 minus p_0, ..., p_k (in doubles, in that order,
+// as sample_outcome subtracts) is not below 0. Rounded subtraction is monotone in r and never
+// raises it, so "the draw is past entry k" holds exactly for u >= that threshold, and the
+// thresholds rise with k: the draw is the first entry whose threshold exceeds u.
+void Game::build_draws() {
+  constexpr uint64_t kEnd = uint64_t{1} << 53;
+  draws_.assign(static_cast<size_t>(params_.players) * num_ends_ * num_holes_, TumbleDraw{});
+  for (int seat = 0; seat < params_.players; ++seat)
+    for (int end = 0; end < num_ends_; ++end)
+      for (int target = 0; target < num_holes_; ++target) {
+        const double* p = outcomes(seat, end, target);
+        TumbleDraw& d = draws_[(static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target];
+        double prob[kMaxHoles + 2];
+        int n = 0;
+        for (int k = 0; k < num_holes_ + 2; ++k) {
+          if (!(p[k] > 0)) continue;
+          prob[n] = p[k];
+          d.action[n++] = k == 0 ? act::kHit : k <= num_holes_ ? act::kLands + k - 1 : act::kOffBox;
+        }
+        const auto past = [&](uint64_t u, int k) {  // the draw from u goes beyond entry k
+          double r = static_cast<double>(u) * 0x1.0p-53;
+          for (int j = 0; j <= k; ++j) r -= prob[j];
+          return !(r < 0);
+        };
+        for (int k = 0; k + 1 < n; ++k) {
+          uint64_t lo = 0, hi = kEnd;  // past(hi) or hi == kEnd; not past(u) for u < lo
+          while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (past(mid, k)) hi = mid;
+            else lo = mid + 1;
+          }
+          d.passes[k] = lo;
+        }
+        d.passes[n - 1] = kEnd;  // the last outcome takes whatever is left
+      }
 }
 
 Params Game::params_from_json(const Json& j) {

@@ -150,6 +150,14 @@ class Game : public PerfectInformation<Game, State> {
   int num_ends_ = 0;
   uint32_t all_holes_ = 0;
   std::vector<double> table_;  // [seat][end][target][outcome]
+  // sample_chance's form of table_: per (seat, end, target), the outcomes of positive probability
+  // in list order, each with the least 53-bit uniform that draws a later one (the last: 2^53).
+  struct TumbleDraw {
+    uint64_t passes[kMaxHoles + 2];
+    Action action[kMaxHoles + 2];
+  };
+  std::vector<TumbleDraw> draws_;  // [seat][end][target]
+  void build_draws();
   std::vector<std::vector<Action>> shoves_by_hit_;  // [seat]
 
   const double* outcomes(int seat, int end, int target) const {
@@ -227,21 +235,17 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
   if (p[1 + num_holes_] > 0) out.push_back({act::kOffBox, p[1 + num_holes_]});
 }
 
-// The same draw as sample_outcome over chance_outcomes (one uniform, subtracted in list order, the
-// last outcome when rounding leaves some over), read straight from the table without the list.
+// The same draw as sample_outcome over chance_outcomes: one uniform r = u / 2^53, the outcomes'
+// probabilities subtracted from it in list order, the first that takes r below 0 drawn (the last
+// when rounding leaves some over). Which outcome that is depends on u alone, through thresholds
+// computed once (build_draws), so the draw compares integers instead of subtracting in a chain.
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
   if (s.phase != Phase::kTumble) return -1;
-  const double* p = outcomes(s.shover, s.end, s.target);
-  auto action_of = [this](int k) { return k == 0 ? act::kHit : k <= num_holes_ ? act::kLands + k - 1 : act::kOffBox; };
-  double r = rng.uniform();
-  int last = 0;
-  for (int k = 0; k < num_holes_ + 2; ++k) {
-    if (!(p[k] > 0)) continue;
-    last = k;
-    r -= p[k];
-    if (r < 0) return action_of(k);
-  }
-  return action_of(last);
+  const TumbleDraw& d = draws_[(static_cast<size_t>(s.shover) * num_ends_ + s.end) * num_holes_ + s.target];
+  const uint64_t u = rng.next() >> 11;  // as Rng::uniform()
+  int k = 0;
+  while (u >= d.passes[k]) ++k;
+  return d.action[k];
 }
 
 // The shove is over once its nut is buried: next autumn turn, or winter, or the end by the cap.
