@@ -1,6 +1,7 @@
 // Common vocabulary of every game and every search: actions, player ids, fixed-capacity lists.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cassert>
 
@@ -19,6 +20,31 @@ inline int popcount(uint32_t x) {
   x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
   return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 #endif
+}
+
+namespace detail {
+// kSelectInByte[b][k]: the position of the k-th (from 0) set bit of byte b (0 where b has fewer).
+constexpr auto kSelectInByte = [] {
+  std::array<std::array<uint8_t, 8>, 256> table{};
+  for (int b = 0; b < 256; ++b)
+    for (int i = 0, k = 0; i < 8; ++i)
+      if (b >> i & 1) table[b][k++] = static_cast<uint8_t>(i);
+  return table;
+}();
+}  // namespace detail
+
+// The position of the k-th (from 0) set bit of `bits`, k < popcount(bits): a uniform choice among
+// a mask's members, drawn in playouts without listing them. Branch-free: the byte holding it is
+// found from the bytes' running counts, the bit within that byte from a table.
+inline int nth_set_bit(uint32_t bits, int k) {
+  uint32_t x = bits - ((bits >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  const uint32_t running = ((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u;  // byte i: bits in bytes 0..i
+  // Byte i's high bit: running count > k (counts are at most 32, so no borrow crosses a byte).
+  const uint32_t past = ((running | 0x80808080u) - 0x01010101u * static_cast<uint32_t>(k + 1)) & 0x80808080u;
+  const int byte = __builtin_ctz(past) >> 3;
+  const int before = static_cast<int>(((running << 8) >> (8 * byte)) & 0xFF);
+  return 8 * byte + detail::kSelectInByte[(bits >> (8 * byte)) & 0xFF][k - before];
 }
 
 using Action = int32_t;

@@ -319,12 +319,6 @@ inline unsigned Game::take_mask(const State& s) const {
   return mask & allowed;
 }
 
-// The r-th lowest set bit of mask (r < popcount(mask)).
-inline int nth_bit(unsigned mask, int r) {
-  for (; r > 0; --r) mask &= mask - 1;
-  return __builtin_ctz(mask);
-}
-
 inline void Game::add_nut(State& s, int p, int store, int kind, bool joker) const {
   const int nuts = s.store_nuts(p, store) + 1;
   const int jokers = s.store_joker_nuts(p, store) + (joker ? 1 : 0);
@@ -449,20 +443,20 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   if (s.phase == Phase::kRollOrStop) return rng.below(2) ? act::kStop : act::kRoll;  // a node: supply > 0
   if (s.phase == Phase::kTake) {
     const unsigned m = take_mask(s);
-    return act::kTake + nth_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
+    return act::kTake + nth_set_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
   }
   if (s.phase == Phase::kPlace) {  // stores, then for a joker its second kind's stores and keep
     if (s.pending < kNumKinds) {
       const unsigned m = store_mask(s, s.seat, s.pending);
-      return act::kStore + nth_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
+      return act::kStore + nth_set_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
     }
     const int type = s.pending - kNumKinds;
     const unsigned m0 = store_mask(s, s.seat, kJokerKinds[type][0]);
     const unsigned m1 = store_mask(s, s.seat, kJokerKinds[type][1]);
     const int n0 = popcount(m0), n1 = popcount(m1);
     const int r = static_cast<int>(rng.below(static_cast<uint32_t>(n0 + n1 + 1)));
-    if (r < n0) return act::kJoker + 16 * type + nth_bit(m0, r);
-    if (r < n0 + n1) return act::kJoker + 16 * type + 8 + nth_bit(m1, r - n0);
+    if (r < n0) return act::kJoker + 16 * type + nth_set_bit(m0, r);
+    if (r < n0 + n1) return act::kJoker + 16 * type + 8 + nth_set_bit(m1, r - n0);
     return act::kKeep;
   }
   return random_action_by_listing(*this, s, rng);

@@ -190,24 +190,18 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
   }
 }
 
-// The k-th (from 0) set bit of `bits`.
-inline int nth_bit(uint32_t bits, int k) {
-  for (; k > 0; --k) bits &= bits - 1;
-  return __builtin_ctz(bits);
-}
-
 inline Action Game::random_action(const State& s, Rng& rng) const {
   if (s.phase == Phase::kDig) {  // the white disks, in hole order
     const uint32_t white = s.white & all_holes_;
     if (white == 0) return random_action_by_listing(*this, s, rng);
-    return act::kDig + nth_bit(white, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(white)))));
+    return act::kDig + nth_set_bit(white, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(white)))));
   }
   const uint32_t targets = open_targets(s), ends = s.ends;
   const int num_ends = popcount(ends);
   if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) return random_action_by_listing(*this, s, rng);
   // legal_actions lists target-major, end-minor: index i is (i / ends)-th open target, (i % ends)-th end.
   const uint32_t i = rng.below(static_cast<uint32_t>(popcount(targets) * num_ends));
-  return act::kShove + 16 * nth_bit(targets, static_cast<int>(i / num_ends)) + nth_bit(ends, static_cast<int>(i % num_ends));
+  return act::kShove + 16 * nth_set_bit(targets, static_cast<int>(i / num_ends)) + nth_set_bit(ends, static_cast<int>(i % num_ends));
 }
 
 inline State Game::forget(const State& s, int, double recall, Rng& rng) const {
@@ -335,10 +329,11 @@ inline void Game::run(State& s) const {
   for (;;) {
     // A forced move is found from the masks, without listing the (up to 320) actions. A burial
     // always has a choice: there are at least two holes.
+    const auto single = [](uint32_t m) { return m != 0 && (m & (m - 1)) == 0; };  // one bit set
     const uint32_t green = ~s.white & all_holes_;
-    if (s.phase == Phase::kShove && popcount(green) == 1 && popcount(s.ends) == 1)
+    if (s.phase == Phase::kShove && single(green) && single(s.ends))
       do_action(s, act::kShove + 16 * __builtin_ctz(green) + __builtin_ctz(s.ends));
-    else if (s.phase == Phase::kDig && popcount(s.white) == 1)
+    else if (s.phase == Phase::kDig && single(s.white))
       do_action(s, act::kDig + __builtin_ctz(s.white));
     else
       return;
