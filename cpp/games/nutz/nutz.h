@@ -355,9 +355,8 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
     if (num_types == 0 || types[num_types - 1] != s.hand[p][i]) types[num_types++] = s.hand[p][i];
   const int per_type = num_open * per_tree;
   const int i = static_cast<int>(rng.below(static_cast<uint32_t>(num_types * per_type)));
-  const int type_index = i / per_type, r = i - type_index * per_type;
-  const int with_token = per_tree == 2 ? r & 1 : 0;  // per_tree is 1 or 2: no second division
-  return act::kPlay + 10 * types[type_index] + 2 * open[per_tree == 2 ? r >> 1 : r] + with_token;
+  const int r = i % per_type;
+  return act::kPlay + 10 * types[i / per_type] + 2 * open[r / per_tree] + r % per_tree;
 }
 
 inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
@@ -530,9 +529,8 @@ inline void Game::do_action(State& s, Action a) const {
         s.phase = Phase::kWinter;
         s.step = 0;
         s.current = s.order[0];
-      } else {  // step < 3n: the seat in order without a division
-        const int k = s.step >= 2 * n ? s.step - 2 * n : s.step >= n ? s.step - n : s.step;
-        s.current = s.order[k];
+      } else {
+        s.current = s.order[s.step % n];
       }
       turn_cap_reached(s);
       break;
