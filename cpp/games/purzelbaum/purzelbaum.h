@@ -299,17 +299,14 @@ inline void Game::do_action(State& s, Action a) const {
       after_shove(s);
       break;
     case Phase::kDig: {
+      // Without branches: whether a dug disk holds a leaf or nuts cannot be predicted.
       const int h = a - act::kDig, p = s.current;
-      if (s.leaf >> h & 1) {
-        ++s.leaves[p];
-        s.leaf &= ~(1u << h);
-      }
-      if (s.hole_nuts[h]) {  // found nuts: the disk stays white
-        s.nuts[p] = static_cast<uint8_t>(s.nuts[p] + s.hole_nuts[h]);
-        s.hole_nuts[h] = 0;
-      } else {
-        s.white &= ~(1u << h);  // nothing: thawing, green side up
-      }
+      const uint32_t leaf = s.leaf >> h & 1, found = s.hole_nuts[h];
+      s.leaves[p] = static_cast<uint8_t>(s.leaves[p] + leaf);  // a leaf on the disk is taken
+      s.leaf &= ~(leaf << h);
+      s.nuts[p] = static_cast<uint8_t>(s.nuts[p] + found);
+      s.hole_nuts[h] = 0;
+      s.white &= ~(uint32_t{found == 0} << h);  // nothing found: thawing, green side up; else it stays white
       ++s.turn;
       if (s.white == 0 || s.turn >= params_.turn_cap) {
         s.season = Season::kOver;
