@@ -219,7 +219,6 @@ class Game : public PerfectInformation<Game, State> {
   uint64_t full_bytes_ = 0;          // byte st: the store byte of a full store st (capacity << 3)
 
   int capacity(int s) const { return params_.store_capacities[s]; }
-  bool fits(const State& s, int p, int store, int kind) const;
   bool store_offered(const State& s, int p, int store) const;
   unsigned store_mask(const State& s, int p, int kind) const;
   unsigned take_mask(const State& s) const;
@@ -266,12 +265,6 @@ inline int Game::current_player(const State& s) const {
   }
 }
 
-inline bool Game::fits(const State& s, int p, int store, int kind) const {
-  if (s.store_nuts(p, store) == capacity(store)) return false;
-  const int held = s.store_kind(p, store);
-  return held < 0 || held == kind;
-}
-
 // Identical stores give identical results; only the lowest index of a set of twins is offered.
 inline bool Game::store_offered(const State& s, int p, int store) const {
   for (unsigned twins = twin_before_[store]; twins; twins &= twins - 1) {
@@ -290,8 +283,8 @@ inline unsigned zero_bytes(uint64_t x) {
   return static_cast<unsigned>(((zero >> 7) * 0x0102040810204080ULL) >> 56);  // gather the 8 bits
 }
 
-// The stores of seat p that take a nut of `kind` and are offered, one bit per store: exactly the
-// stores legal_store_actions lists. A place decision is among the commonest in a game, and run()
+// The stores of seat p that take a nut of `kind` (not full, holding no kind or that one) and are
+// offered, one bit per store: exactly the stores legal_store_actions lists. A place decision is among the commonest in a game, and run()
 // and random_action() both need it, so the eight stores are tested at once as one 64-bit word.
 inline unsigned Game::store_mask(const State& s, int p, int kind) const {
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte i of the word is store i");
