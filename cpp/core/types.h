@@ -47,6 +47,12 @@ inline int nth_set_bit(uint32_t bits, int k) {
   return 8 * byte + detail::kSelectInByte[(bits >> (8 * byte)) & 0xFF][k - before];
 }
 
+// A uniformly drawn member of a nonempty mask, with the draw of listing its bits in ascending
+// order and taking list[rng.below(size)] (the contract of a game's random_action).
+inline int random_member(uint32_t bits, Rng& rng) {
+  return nth_set_bit(bits, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(bits)))));
+}
+
 using Action = int32_t;
 
 // Player ids, as in OpenSpiel: seats are 0..N-1, chance and terminal are negative.

@@ -61,8 +61,6 @@ Game::Game(const Params& params) : params_(params) {
     for (int t = 0; t < s; ++t)
       if (p.store_capacities[t] == p.store_capacities[s] && p.store_values[t] == p.store_values[s])
         twin_before_[s] |= static_cast<uint8_t>(1u << t);
-  }
-  for (int s = 0; s < kNumStores; ++s) {
     if (twin_before_[s]) has_twin_before_ |= 1u << s;
     full_bytes_ |= uint64_t(p.store_capacities[s] << 3) << (8 * s);
   }

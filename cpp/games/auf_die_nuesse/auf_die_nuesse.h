@@ -228,6 +228,7 @@ class Game : public PerfectInformation<Game, State> {
   void do_action(State& s, Action a) const;
   void run(State& s) const;
   void no_legal_action(State& s) const;
+  bool settle_from_mask(State& s, unsigned mask, Action base) const;
   int first_collector(const State& s, int space) const;
   void collect(State& s, int p, int space) const;
   void take(State& s, int slot) const;
@@ -284,8 +285,9 @@ inline unsigned zero_bytes(uint64_t x) {
 }
 
 // The stores of seat p that take a nut of `kind` (not full, holding no kind or that one) and are
-// offered, one bit per store: exactly the stores legal_store_actions lists. A place decision is among the commonest in a game, and run()
-// and random_action() both need it, so the eight stores are tested at once as one 64-bit word.
+// offered, one bit per store: exactly the stores legal_store_actions lists. A place decision is
+// among the commonest in a game, and run() and random_action() both need it, so the eight stores
+// are tested at once as one 64-bit word.
 inline unsigned Game::store_mask(const State& s, int p, int kind) const {
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte i of the word is store i");
   static_assert(sizeof s.store[p] == 8);
@@ -435,14 +437,10 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   if (s.phase == Phase::kChooseSpace) return act::kSpace + (rng.below(2) ? s.roll_b : s.roll_a);
   if (s.phase == Phase::kRollOrStop) return rng.below(2) ? act::kStop : act::kRoll;  // a node: supply > 0
   if (s.phase == Phase::kTake) {
-    const unsigned m = take_mask(s);
-    return act::kTake + nth_set_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
+    return act::kTake + random_member(take_mask(s), rng);
   }
   if (s.phase == Phase::kPlace) {  // stores, then for a joker its second kind's stores and keep
-    if (s.pending < kNumKinds) {
-      const unsigned m = store_mask(s, s.seat, s.pending);
-      return act::kStore + nth_set_bit(m, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(m)))));
-    }
+    if (s.pending < kNumKinds) return act::kStore + random_member(store_mask(s, s.seat, s.pending), rng);
     const int type = s.pending - kNumKinds;
     const unsigned m0 = store_mask(s, s.seat, kJokerKinds[type][0]);
     const unsigned m1 = store_mask(s, s.seat, kJokerKinds[type][1]);
@@ -649,6 +647,17 @@ inline void Game::no_legal_action(State& s) const {
   }
 }
 
+// A decision whose actions are `base` + the set bits of `mask`: false where it is a choice (two or
+// more), otherwise applies the one action or what happens without any, and returns true.
+inline bool Game::settle_from_mask(State& s, unsigned mask, Action base) const {
+  if (mask & (mask - 1)) return false;
+  if (mask)
+    do_action(s, base + __builtin_ctz(mask));
+  else
+    no_legal_action(s);
+  return true;
+}
+
 // Runs the automatic steps (and forced decisions) until the state rests at a node with a choice,
 // a chance node or the end.
 inline void Game::run(State& s) const {
@@ -669,27 +678,16 @@ inline void Game::run(State& s) const {
         break;
       case Phase::kPlace:  // the commonest of these: counted from the store masks, not listed
         if (s.pending < kNumKinds) {
-          const unsigned m = store_mask(s, s.seat, s.pending);
-          if (m & (m - 1)) return;
-          if (m)
-            do_action(s, act::kStore + __builtin_ctz(m));
-          else
-            no_legal_action(s);
+          if (!settle_from_mask(s, store_mask(s, s.seat, s.pending), act::kStore)) return;
         } else {
           const int type = s.pending - kNumKinds;
           if (store_mask(s, s.seat, kJokerKinds[type][0]) | store_mask(s, s.seat, kJokerKinds[type][1])) return;
           do_action(s, act::kKeep);
         }
         break;
-      case Phase::kTake: {
-        const unsigned m = take_mask(s);
-        if (m & (m - 1)) return;
-        if (m)
-          do_action(s, act::kTake + __builtin_ctz(m));
-        else
-          no_legal_action(s);
+      case Phase::kTake:
+        if (!settle_from_mask(s, take_mask(s), act::kTake)) return;
         break;
-      }
       case Phase::kKeptJokers: {  // usually none kept: done is the only action
         bool any = false;
         for (int t = 0; t < kNumJokerTypes; ++t) any |= s.kept[s.active][t] != 0;

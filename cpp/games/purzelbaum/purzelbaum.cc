@@ -94,7 +94,7 @@ void Game::build_draws() {
     for (int end = 0; end < num_ends_; ++end)
       for (int target = 0; target < num_holes_; ++target) {
         const double* p = outcomes(seat, end, target);
-        TumbleDraw& d = draws_[(static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target];
+        TumbleDraw& d = draws_[cell(seat, end, target)];
         double prob[kMaxHoles + 2];
         int n = 0;
         for (int k = 0; k < num_holes_ + 2; ++k) {

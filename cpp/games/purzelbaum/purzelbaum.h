@@ -160,8 +160,12 @@ class Game : public PerfectInformation<Game, State> {
   void build_draws();
   std::vector<std::vector<Action>> shoves_by_hit_;  // [seat]
 
+  // The index of a (seat, end, target) cell in draws_, and of its outcome row in table_.
+  size_t cell(int seat, int end, int target) const {
+    return (static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target;
+  }
   const double* outcomes(int seat, int end, int target) const {
-    return &table_[((static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target) * (num_holes_ + 2)];
+    return &table_[cell(seat, end, target) * (num_holes_ + 2)];
   }
   void do_action(State& s, Action a) const;
   void after_shove(State& s) const;
@@ -194,7 +198,7 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   if (s.phase == Phase::kDig) {  // the white disks, in hole order
     const uint32_t white = s.white & all_holes_;
     if (white == 0) return random_action_by_listing(*this, s, rng);
-    return act::kDig + nth_set_bit(white, static_cast<int>(rng.below(static_cast<uint32_t>(popcount(white)))));
+    return act::kDig + random_member(white, rng);
   }
   const uint32_t targets = open_targets(s), ends = s.ends;
   const int num_ends = popcount(ends);
@@ -235,7 +239,7 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
 // computed once (build_draws), so the draw compares integers instead of subtracting in a chain.
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
   if (s.phase != Phase::kTumble) return -1;
-  const TumbleDraw& d = draws_[(static_cast<size_t>(s.shover) * num_ends_ + s.end) * num_holes_ + s.target];
+  const TumbleDraw& d = draws_[cell(s.shover, s.end, s.target)];
   const uint64_t u = rng.next() >> 11;  // as Rng::uniform()
   int k = 0;
   while (u >= d.passes[k]) ++k;
