@@ -43,3 +43,33 @@ def test_command_line():
 def test_unknown_game():
     with pytest.raises(ValueError):
         benchmark.run(["chess"])
+
+
+# MCTS's root keeps its children's scores in arrays of its own, scanned two at a time (cpp/search/mcts.h,
+# first_maximum): it must take the very child a scan of the nodes takes, with the options that change
+# how the root scores its children and at every number of children modulo 4. Nodes searched and the
+# move, 500 uniform-playout iterations at seed i from bench position i (their 192, 12, 16 and 11
+# moves; Auf die Nüsse!'s 2, 2, 3 and 2), as the search before the arrays found them (a build of 5a83f1e).
+PINNED_OPTIONS = {
+    ("purzelbaum", "policy_bias", 0.7): [(10687, 176), (2889, 219), (1999, 321), (1417, 321)],
+    ("purzelbaum", "widening", 1.5): [(18045, 258), (3425, 139), (2568, 321), (1894, 321)],
+    ("purzelbaum", "exploration", 0.0): [(9486, 139), (2220, 157), (1289, 327), (731, 321)],
+    ("auf_die_nuesse", "policy_bias", 0.7): [(2345, 5), (2326, 0), (2070, 94), (2015, 5)],
+    ("auf_die_nuesse", "widening", 1.5): [(2301, 8), (2148, 0), (2015, 155), (1931, 5)],
+    ("auf_die_nuesse", "exploration", 0.0): [(1978, 8), (1910, 0), (2283, 94), (2062, 5)],
+}
+
+
+@pytest.mark.parametrize("key", sorted(PINNED_OPTIONS), ids=lambda k: f"{k[0]}-{k[1]}")
+def test_search_options_are_pinned(key):
+    import nutcore
+
+    name, option, value = key
+    points = benchmark.positions(nutcore.load_game(name, players=2))
+    got = []
+    for i, state in enumerate(points):
+        r = nutcore.best_move(
+            state, "mcts", iterations=500, seed=i, threads=1, heuristic_rollouts=False, **{option: value}
+        )
+        got.append((r.nodes, r.action))
+    assert got == PINNED_OPTIONS[key]

@@ -7,8 +7,10 @@
 //   backup:                  every node on the path adds the return of the seat that chose it (max-n
 //                            style: each decision node maximises its own mover's value)
 //
-// Nodes live in a chunked arena (no allocation per node; one allocation per 65,536 nodes) and hold
-// no state: each iteration replays its actions from the root, which keeps a node at 24 bytes.
+// Nodes live in a chunked arena (no allocation per node; one allocation per 65,536 nodes, and freed
+// chunks serve the next search) and hold no state: each iteration replays its actions from the root,
+// which keeps a node at 24 bytes. The root's children's scores are also kept in two arrays, which a
+// selection there (every iteration, over every child) scans faster.
 // Root parallelism: `threads` independent trees with seeds seed+t, merged at the root.
 #pragma once
 
@@ -16,12 +18,20 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/game_concept.h"
 #include "core/stop.h"
@@ -148,6 +158,101 @@ inline double inverse_sqrt(uint32_t n) {
 inline double sqrt_log(uint32_t n) {
   return n < VisitTables::kSize ? kVisitTables.sqrt_log[n] : std::sqrt(std::log(static_cast<double>(n)));
 }
+
+// The first i in [begin, open) with the highest mean[i] + explore * inverse_sqrt[i], or 0 when none
+// beats `best_score` (child 0's, scored apart): the child a scan in order takes. With SSE2 (every
+// x86-64), two passes of two lanes: the highest score, then the first child that has it (the same
+// multiply and add in both, so the scores compare equal).
+inline int first_maximum(const double* mean, const double* inverse_sqrt, uint32_t begin, uint32_t open, double explore,
+                         double best_score) {
+#if defined(__SSE2__)
+  const __m128d e = _mm_set1_pd(explore);
+  auto two = [&](uint32_t i) {  // the scores of children i and i + 1
+    return _mm_add_pd(_mm_loadu_pd(mean + i), _mm_mul_pd(e, _mm_loadu_pd(inverse_sqrt + i)));
+  };
+  auto one = [&](uint32_t i) {  // child i's score, in the lower lane
+    return _mm_add_sd(_mm_load_sd(mean + i), _mm_mul_sd(e, _mm_load_sd(inverse_sqrt + i)));
+  };
+  __m128d top0 = _mm_set1_pd(best_score), top1 = top0;
+  uint32_t i = begin;
+  for (; i + 4 <= open; i += 4) {
+    top0 = _mm_max_pd(two(i), top0);
+    top1 = _mm_max_pd(two(i + 2), top1);
+  }
+  if (i + 2 <= open) top0 = _mm_max_pd(two(i), top0), i += 2;
+  if (i < open) top1 = _mm_max_sd(top1, one(i));  // the upper lane stays top1's
+  top0 = _mm_max_pd(top0, top1);
+  const double top = std::max(_mm_cvtsd_f64(top0), _mm_cvtsd_f64(_mm_unpackhi_pd(top0, top0)));
+  if (!(top > best_score)) return 0;
+  const __m128d wanted = _mm_set1_pd(top);
+  for (i = begin; i + 2 <= open; i += 2) {
+    const int equal = _mm_movemask_pd(_mm_cmpeq_pd(two(i), wanted));
+    if (equal) return static_cast<int>(i) + ((equal & 1) ? 0 : 1);
+  }
+  return static_cast<int>(open) - 1;  // the last child, the only one left
+#else
+  uint32_t best = 0;
+  for (uint32_t i = begin; i < open; ++i) {
+    const double score = mean[i] + explore * inverse_sqrt[i];
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return static_cast<int>(best);
+#endif
+}
+
+// Freed tree chunks, kept for the next search (a bot searches at every move, a benchmark many times):
+// a fresh chunk's pages must be faulted in and zeroed by the kernel as the tree first writes them,
+// which cost about a sixth of an MCTS iteration on Purzelbaum (bench/RESULTS.md). Up to kKeepBytes
+// are kept, the rest freed. One pool for the process (threads lock it once per chunk); never
+// destroyed, so that a tree freed at exit still finds it.
+class ChunkPool {
+ public:
+  static constexpr size_t kKeepBytes = size_t{64} << 20;
+
+  static ChunkPool& instance() {
+    static ChunkPool* pool = new ChunkPool;
+    return *pool;
+  }
+  void* take(size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (size_t i = 0; i < kept_.size(); ++i)
+        if (kept_[i].bytes == bytes) {
+          void* p = kept_[i].memory;
+          kept_[i] = kept_.back();
+          kept_.pop_back();
+          kept_bytes_ -= bytes;
+          return p;
+        }
+    }
+    void* p = std::malloc(bytes);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  void give(void* memory, size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (kept_bytes_ + bytes <= kKeepBytes) {
+        kept_.push_back({memory, bytes});
+        kept_bytes_ += bytes;
+        return;
+      }
+    }
+    std::free(memory);
+  }
+
+ private:
+  struct Block {
+    void* memory;
+    size_t bytes;
+  };
+  std::mutex mutex_;
+  std::vector<Block> kept_;
+  size_t kept_bytes_ = 0;
+};
 
 // Runs `iterate` until `iterations` are done (0: no limit), `time_limit` seconds have passed since
 // `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration runs, so
@@ -320,6 +425,7 @@ class MctsTree {
     if (index != 0) keep_subtree(index);
     root_ = new_root;
     node(0).player = static_cast<int8_t>(game_.current_player(new_root));
+    sync_root();
     return true;
   }
   long num_nodes() const { return size_; }
@@ -332,11 +438,37 @@ class MctsTree {
   State root_;
   MctsOptions options_;
   Rng rng_;
-  std::vector<std::unique_ptr<Node[]>> chunks_;
+  // Node is trivially copyable, so a chunk's raw memory holds its nodes (C++20's implicit object
+  // creation); chunks come from and go back to the pool.
+  struct ChunkReturn {
+    void operator()(Node* chunk) const { detail::ChunkPool::instance().give(chunk, kChunk * sizeof(Node)); }
+  };
+  using Chunk = std::unique_ptr<Node[], ChunkReturn>;
+  static_assert(std::is_trivially_copyable_v<Node>);
+  std::vector<Chunk> chunks_;
   uint32_t size_ = 0;           // nodes in use
   uint32_t used_in_chunk_ = 0;  // nodes used in the last chunk
   std::vector<uint32_t> path_;
   float root_sum_[kP] = {};
+  // The root's children's UCT terms, kept up to date by the backup: every iteration scans all of the
+  // root's children (320 at Purzelbaum's opening), and two arrays of doubles scan faster than the
+  // nodes, with the same scores. root_mean_: value / n (+infinity while unvisited, so that the first
+  // unvisited child is the first maximum); root_inverse_sqrt_: 1 / sqrt(n) (0 while unvisited).
+  std::vector<double> root_mean_;
+  std::vector<double> root_inverse_sqrt_;
+
+  void sync_root_child(uint32_t i) {
+    const Node& c = root_child(static_cast<int>(i));
+    root_mean_[i] = c.visits ? c.value * detail::inverse(c.visits) : std::numeric_limits<double>::infinity();
+    root_inverse_sqrt_[i] = c.visits ? detail::inverse_sqrt(c.visits) : 0.0;
+  }
+  void sync_root() {
+    const Node& r = node(0);
+    const uint32_t count = r.first_child ? r.num_children : 0;
+    root_mean_.resize(count);
+    root_inverse_sqrt_.resize(count);
+    for (uint32_t i = 0; i < count; ++i) sync_root_child(i);
+  }
 
   Node& node(uint32_t i) { return chunks_[i / kChunk][i % kChunk]; }
   const Node& node(uint32_t i) const { return chunks_[i / kChunk][i % kChunk]; }
@@ -344,7 +476,7 @@ class MctsTree {
   // The subtree under `top` becomes the whole tree, `top` its root (index 0), children blocks kept
   // contiguous.
   void keep_subtree(uint32_t top) {
-    std::vector<std::unique_ptr<Node[]>> old;
+    std::vector<Chunk> old;
     old.swap(chunks_);
     auto old_node = [&](uint32_t i) -> const Node& { return old[i / kChunk][i % kChunk]; };
     size_ = used_in_chunk_ = 0;
@@ -366,7 +498,7 @@ class MctsTree {
   // Reserves `count` contiguous nodes (never across chunks); returns the first index.
   uint32_t allocate(uint32_t count) {
     if (chunks_.empty() || used_in_chunk_ + count > kChunk) {
-      chunks_.emplace_back(new Node[kChunk]);
+      chunks_.emplace_back(static_cast<Node*>(detail::ChunkPool::instance().take(kChunk * sizeof(Node))));
       used_in_chunk_ = 0;
     }
     const uint32_t first = static_cast<uint32_t>(chunks_.size() - 1) * kChunk + used_in_chunk_;
@@ -442,6 +574,7 @@ class MctsTree {
         if (k < open) open = static_cast<uint32_t>(std::max(1.0, k));
       }
     }
+    if (index == 0) return first + static_cast<uint32_t>(select_root(open, explore));
     const Node* children = &node(first);  // a node's children never straddle chunks
     uint32_t best = 0;
     double best_score = -1e300;
@@ -460,6 +593,22 @@ class MctsTree {
     return first + best;
   }
 
+  // select_child at the root, from the root's arrays: the same child.
+  int select_root(uint32_t open, double explore) {
+    double best_score = -1e300;
+    uint32_t begin = 0;
+    if constexpr (kGuidable) {  // child 0 is the policy's move (expand)
+      if (options_.policy_bias > 0 && open > 0) {
+        const uint32_t n = root_child(0).visits;
+        if (n == 0) return 0;
+        best_score =
+            root_mean_[0] + explore * root_inverse_sqrt_[0] + options_.policy_bias * detail::inverse_sqrt(n + 1);
+        begin = 1;
+      }
+    }
+    return detail::first_maximum(root_mean_.data(), root_inverse_sqrt_.data(), begin, open, explore, best_score);
+  }
+
   void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }
 
   void iterate() {
@@ -474,7 +623,10 @@ class MctsTree {
         playout(state);
         break;
       }
-      if (!n.expanded) expand(index, state);
+      if (!n.expanded) {
+        expand(index, state);
+        if (index == 0) sync_root();
+      }
       if (node(index).num_children == 0) {  // memory guard hit: evaluate by playout
         playout(state);
         break;
@@ -495,6 +647,7 @@ class MctsTree {
       ++n.visits;
       if (mover >= 0) n.value += static_cast<float>(returns[mover]);
     }
+    if (path_.size() > 1) sync_root_child(path_[1] - node(0).first_child);
   }
 };
 
