@@ -151,6 +151,9 @@ Game::Game(const Params& params) : params_(params) {
     ++face_count_[f];
   }
   for (int k = 1; k <= 6; ++k) num_distinct_faces_ += face_count_[k] > 0;
+  const double faces = static_cast<double>(p.die.size());
+  for (int k = 1; k <= 6; ++k)
+    if (face_count_[k]) roll_outcomes_.push_back({act::kRoll + k, face_count_[k] / faces});
   if (p.delivery_points.empty() || p.delivery_points.size() > 8) fail("ritter: delivery_points has 1..8 entries");
   for (int v : p.delivery_points)
     if (v < 0 || v > 100) fail("ritter: delivery points are 0..100");

@@ -10,10 +10,15 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/json.h"
 #include "core/perfect_information.h"
@@ -150,6 +155,8 @@ class Game {
   void legal_actions(const State& s, ActionList& out) const;
   void chance_outcomes(const State& s, ChanceList& out) const;
   Action sample_chance(const State& s, Rng& rng) const;
+  // The uniform legal action without listing (search/random_playout.h): the same action and draws.
+  Action random_action(const State& s, Rng& rng) const;
   void apply(State& s, Action a) const;
   void returns(const State& s, double* out) const;
   void scores(const State& s, int* out) const;
@@ -191,6 +198,7 @@ class Game {
   uint8_t adjacent_[kMaxNodes][kMaxNodes] = {};
   uint8_t face_count_[7] = {};  // die faces showing K paws
   int num_distinct_faces_ = 0;
+  ChanceList roll_outcomes_;  // a roll's outcomes as chance_outcomes lists them (they never change)
 
   // Move ends from the empty bushes (a bitmask), the knight's node and the roll: tabled for boards
   // of up to kTabledBushes bushes (legal_actions is hot: every greedy move and tree node lists them).
@@ -198,7 +206,14 @@ class Game {
   std::vector<uint32_t> ends_table_;  // [empty bushes][node][roll 0..6]
   void build_ends_table();
   uint32_t move_ends(const State& s) const;
+  uint32_t empty_bushes(const State& s) const;  // bit b: bush b's stack is empty
   void walk(uint32_t empty, int node, int previous, int steps, uint32_t& ends) const;
+  // move_ends by walking the board, where it is not tabled (out of line: large, and rare).
+  [[gnu::noinline]] uint32_t walked_ends(uint32_t empty, int node, int steps) const {
+    uint32_t ends = 0;
+    walk(empty, node, -1, steps, ends);
+    return ends;
+  }
   void do_action(State& s, Action a) const;
   void after_shouts(State& s) const;
   void resolve(State& s, uint8_t old_seen) const;
@@ -260,13 +275,26 @@ inline void Game::walk(uint32_t empty, int node, int previous, int steps, uint32
   if (!moved) ends |= 1u << node;  // stuck: no edge but the one it came by
 }
 
-inline uint32_t Game::move_ends(const State& s) const {
+inline uint32_t Game::empty_bushes(const State& s) const {
+#if defined(__SSE2__)
+  // The state's first 16 bytes: the 12 stack heights, then tops, which the mask drops.
+  static_assert(offsetof(State, cards) == 0 && sizeof(State) >= 16);
+  __m128i bytes;
+  std::memcpy(&bytes, &s, sizeof bytes);
+  const auto zero = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
+  return zero & ((1u << num_bushes_) - 1);
+#else
   uint32_t empty = 0;
   for (int b = 0; b < num_bushes_; ++b) empty |= static_cast<uint32_t>(s.cards[b] == 0) << b;
-  if (!ends_table_.empty() && s.roll <= 6) return ends_table_[(static_cast<size_t>(empty) * num_nodes_ + s.knight[s.current]) * 7 + s.roll];
-  uint32_t ends = 0;
-  walk(empty, s.knight[s.current], -1, s.roll, ends);
-  return ends;
+  return empty;
+#endif
+}
+
+inline uint32_t Game::move_ends(const State& s) const {
+  const uint32_t empty = empty_bushes(s);
+  if (!ends_table_.empty() && s.roll <= 6) [[likely]]
+    return ends_table_[(static_cast<size_t>(empty) * num_nodes_ + s.knight[s.current]) * 7 + s.roll];
+  return walked_ends(empty, s.knight[s.current], s.roll);
 }
 
 inline void Game::legal_actions(const State& s, ActionList& out) const {
@@ -287,12 +315,9 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
 inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
   out.clear();
   switch (s.phase) {
-    case Phase::kRoll: {
-      const double faces = static_cast<double>(params_.die.size());
-      for (int k = 1; k <= 6; ++k)
-        if (face_count_[k]) out.push_back({act::kRoll + k, face_count_[k] / faces});
+    case Phase::kRoll:
+      out = roll_outcomes_;
       break;
-    }
     case Phase::kDraw: {
       const int total = s.pool[0] + s.pool[1] + s.pool[2] + s.pool[3];
       for (int c = 0; c < 1 + kKinds; ++c)
@@ -317,10 +342,31 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
   }
 }
 
+// sample_outcome over chance_outcomes' list (the same draw), without building it for a draw from
+// the pool: playouts draw a card at most turns.
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
+  if (s.phase == Phase::kRoll) return sample_outcome(roll_outcomes_, rng);
+  if (s.phase == Phase::kDraw) {
+    const int total = s.pool[0] + s.pool[1] + s.pool[2] + s.pool[3];
+    int last = kKinds;
+    while (last > 0 && !s.pool[last]) --last;
+    double r = rng.uniform();
+    for (int c = 0; c < last; ++c) {
+      if (!s.pool[c]) continue;
+      r -= static_cast<double>(s.pool[c]) / total;
+      if (r < 0) return act::kDrawNut + c;
+    }
+    return act::kDrawNut + last;
+  }
   ChanceList list;
   chance_outcomes(s, list);
   return sample_outcome(list, rng);
+}
+
+inline Action Game::random_action(const State& s, Rng& rng) const {
+  if (s.phase == Phase::kMove) return act::kTo + random_member(move_ends(s), rng);
+  if (s.phase == Phase::kShout) return act::kSilent + static_cast<Action>(rng.below(1 + kKinds));
+  return random_action_by_listing(*this, s, rng);
 }
 
 inline void Game::end_game(State& s) const {
@@ -332,8 +378,7 @@ inline void Game::end_game(State& s) const {
 
 inline void Game::end_turn(State& s, int mover) const {
   ++s.turn;
-  int empty = 0;
-  for (int b = 0; b < num_bushes_; ++b) empty += s.cards[b] == 0;
+  const int empty = popcount(empty_bushes(s));
   if (empty >= params_.empty_stacks_to_end || s.turn >= params_.turn_cap) {
     end_game(s);
     return;
@@ -479,16 +524,25 @@ inline void Game::do_action(State& s, Action a) const {
 // Forced decisions and single-outcome chance nodes are applied at once.
 inline void Game::run(State& s) const {
   for (;;) {
-    if (s.phase == Phase::kPlace || s.phase == Phase::kMove) {
+    // A single choice or outcome is found from the masks and counts, without listing.
+    const auto single = [](uint32_t m) { return m != 0 && (m & (m - 1)) == 0; };  // one bit set
+    if (s.phase == Phase::kMove) {
+      const uint32_t ends = move_ends(s);
+      if (!single(ends)) return;
+      do_action(s, act::kTo + __builtin_ctz(ends));
+    } else if (s.phase == Phase::kPlace) {
       ActionList legal;
       legal_actions(s, legal);
       if (legal.size() != 1) return;
       do_action(s, legal[0]);
-    } else if (s.phase == Phase::kRoll || s.phase == Phase::kDraw) {
-      ChanceList outcomes;
-      chance_outcomes(s, outcomes);
-      if (outcomes.size() != 1) return;
-      do_action(s, outcomes[0].action);
+    } else if (s.phase == Phase::kRoll) {
+      if (num_distinct_faces_ != 1) return;
+      do_action(s, roll_outcomes_[0].action);
+    } else if (s.phase == Phase::kDraw) {
+      uint32_t kinds = 0;  // bit c: the pool holds cards of kind c
+      for (int c = 0; c < 1 + kKinds; ++c) kinds |= static_cast<uint32_t>(s.pool[c] != 0) << c;
+      if (!single(kinds)) return;
+      do_action(s, act::kDrawNut + __builtin_ctz(kinds));
     } else {
       return;
     }
