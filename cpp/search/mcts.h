@@ -575,6 +575,13 @@ class MctsTree {
       }
     }
     if (index == 0) return first + static_cast<uint32_t>(select_root(open, explore));
+    // Unvisited children are taken first and in order, so while some remain every selection takes
+    // the next: below the root a node's first visit was a playout, so it has made visits - 1
+    // selections, all new children. (Under widening the count of open children grows, and some
+    // selections may have been revisits.) Found without reading the children before it.
+    if (options_.widening == 0 || !HasActionOrder<G>) {
+      if (parent.visits - 1 < open) return first + parent.visits - 1;
+    }
     const Node* children = &node(first);  // a node's children never straddle chunks
     uint32_t best = 0;
     double best_score = -1e300;
