@@ -22,6 +22,9 @@ inline int popcount(uint32_t x) {
 #endif
 }
 
+// Whether a mask has exactly one member: a forced choice, seen without listing.
+inline bool one_bit_set(uint32_t m) { return m != 0 && (m & (m - 1)) == 0; }
+
 namespace detail {
 // kSelectInByte[b][k]: the position of the k-th (from 0) set bit of byte b (0 where b has fewer).
 constexpr auto kSelectInByte = [] {

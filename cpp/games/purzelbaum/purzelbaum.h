@@ -330,11 +330,10 @@ inline void Game::run(State& s) const {
   for (;;) {
     // A forced move is found from the masks, without listing the (up to 320) actions. A burial
     // always has a choice: there are at least two holes.
-    const auto single = [](uint32_t m) { return m != 0 && (m & (m - 1)) == 0; };  // one bit set
     const uint32_t green = ~s.white & all_holes_;
-    if (s.phase == Phase::kShove && single(green) && single(s.ends))
+    if (s.phase == Phase::kShove && one_bit_set(green) && one_bit_set(s.ends))
       do_action(s, act::kShove + 16 * __builtin_ctz(green) + __builtin_ctz(s.ends));
-    else if (s.phase == Phase::kDig && single(s.white))
+    else if (s.phase == Phase::kDig && one_bit_set(s.white))
       do_action(s, act::kDig + __builtin_ctz(s.white));
     else
       return;

@@ -342,8 +342,8 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
   }
 }
 
-// sample_outcome over chance_outcomes' list (the same draw), without building it for a draw from
-// the pool: playouts draw a card at most turns.
+// sample_outcome over chance_outcomes' list, the same draw, but without building the list for a
+// roll (built at load) or a draw from the pool (the commonest chance nodes of a playout).
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
   if (s.phase == Phase::kRoll) return sample_outcome(roll_outcomes_, rng);
   if (s.phase == Phase::kDraw) {
@@ -525,10 +525,9 @@ inline void Game::do_action(State& s, Action a) const {
 inline void Game::run(State& s) const {
   for (;;) {
     // A single choice or outcome is found from the masks and counts, without listing.
-    const auto single = [](uint32_t m) { return m != 0 && (m & (m - 1)) == 0; };  // one bit set
     if (s.phase == Phase::kMove) {
       const uint32_t ends = move_ends(s);
-      if (!single(ends)) return;
+      if (!one_bit_set(ends)) return;
       do_action(s, act::kTo + __builtin_ctz(ends));
     } else if (s.phase == Phase::kPlace) {
       ActionList legal;
@@ -541,7 +540,7 @@ inline void Game::run(State& s) const {
     } else if (s.phase == Phase::kDraw) {
       uint32_t kinds = 0;  // bit c: the pool holds cards of kind c
       for (int c = 0; c < 1 + kKinds; ++c) kinds |= static_cast<uint32_t>(s.pool[c] != 0) << c;
-      if (!single(kinds)) return;
+      if (!one_bit_set(kinds)) return;
       do_action(s, act::kDrawNut + __builtin_ctz(kinds));
     } else {
       return;
