@@ -565,23 +565,20 @@ class MctsTree {
       }
       return first + parent.num_children - 1;
     }
-    // C * sqrt(ln N / n) as (C * sqrt(ln N)) / sqrt(n): one square root per node, not per child.
-    const double explore = options_.exploration * detail::sqrt_log(parent.visits);
-    uint32_t open = parent.num_children;
-    if constexpr (HasActionOrder<G>) {
-      if (options_.widening > 0) {
-        const double k = std::ceil(options_.widening * std::sqrt(parent.visits + 1.0));
-        if (k < open) open = static_cast<uint32_t>(std::max(1.0, k));
-      }
-    }
-    if (index == 0) return first + static_cast<uint32_t>(select_root(open, explore));
+    const bool widened = HasActionOrder<G> && options_.widening > 0;
     // Unvisited children are taken first and in order, so while some remain every selection takes
     // the next: below the root a node's first visit was a playout, so it has made visits - 1
     // selections, all new children. (Under widening the count of open children grows, and some
-    // selections may have been revisits.) Found without reading the children before it.
-    if (options_.widening == 0 || !HasActionOrder<G>) {
-      if (parent.visits - 1 < open) return first + parent.visits - 1;
+    // selections may have been revisits.) Found without scoring or reading the children before it.
+    if (index != 0 && !widened && parent.visits - 1 < parent.num_children) return first + parent.visits - 1;
+    // C * sqrt(ln N / n) as (C * sqrt(ln N)) / sqrt(n): one square root per node, not per child.
+    const double explore = options_.exploration * detail::sqrt_log(parent.visits);
+    uint32_t open = parent.num_children;
+    if (widened) {
+      const double k = std::ceil(options_.widening * std::sqrt(parent.visits + 1.0));
+      if (k < open) open = static_cast<uint32_t>(std::max(1.0, k));
     }
+    if (index == 0) return first + static_cast<uint32_t>(select_root(open, explore));
     const Node* children = &node(first);  // a node's children never straddle chunks
     uint32_t best = 0;
     double best_score = -1e300;
@@ -590,7 +587,7 @@ class MctsTree {
       if (c.visits == 0) return first + i;
       double score = c.value * detail::inverse(c.visits) + explore * detail::inverse_sqrt(c.visits);
       if constexpr (kGuidable) {  // child 0 is the policy's move (expand)
-        if (i == 0 && options_.policy_bias > 0) score += options_.policy_bias * detail::inverse_sqrt(c.visits + 1);
+        if (i == 0 && options_.policy_bias > 0) score += policy_bonus(c.visits);
       }
       if (score > best_score) {
         best_score = score;
@@ -600,6 +597,9 @@ class MctsTree {
     return first + best;
   }
 
+  // What the policy's move (child 0) scores more with the policy bias, after n visits.
+  double policy_bonus(uint32_t n) const { return options_.policy_bias * detail::inverse_sqrt(n + 1); }
+
   // select_child at the root, from the root's arrays: the same child.
   int select_root(uint32_t open, double explore) {
     double best_score = -1e300;
@@ -608,8 +608,7 @@ class MctsTree {
       if (options_.policy_bias > 0 && open > 0) {
         const uint32_t n = root_child(0).visits;
         if (n == 0) return 0;
-        best_score =
-            root_mean_[0] + explore * root_inverse_sqrt_[0] + options_.policy_bias * detail::inverse_sqrt(n + 1);
+        best_score = root_mean_[0] + explore * root_inverse_sqrt_[0] + policy_bonus(n);
         begin = 1;
       }
     }

@@ -100,7 +100,7 @@ void Game::build_draws() {
         for (int k = 0; k < num_holes_ + 2; ++k) {
           if (!(p[k] > 0)) continue;
           prob[n] = p[k];
-          d.action[n++] = k == 0 ? act::kHit : k <= num_holes_ ? act::kLands + k - 1 : act::kOffBox;
+          d.action[n++] = outcome_action(k);
         }
         const auto past = [&](uint64_t u, int k) {  // the draw from u goes beyond entry k
           double r = static_cast<double>(u) * 0x1.0p-53;

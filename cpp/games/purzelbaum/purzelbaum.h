@@ -164,6 +164,10 @@ class Game : public PerfectInformation<Game, State> {
   size_t cell(int seat, int end, int target) const {
     return (static_cast<size_t>(seat) * num_ends_ + end) * num_holes_ + target;
   }
+  // The action of entry k of an outcome row: the hit, landing in hole k - 1, or off the box.
+  Action outcome_action(int k) const {
+    return k == 0 ? act::kHit : k <= num_holes_ ? act::kLands + k - 1 : act::kOffBox;
+  }
   const double* outcomes(int seat, int end, int target) const {
     return &table_[cell(seat, end, target) * (num_holes_ + 2)];
   }
@@ -227,10 +231,8 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
   out.clear();
   if (s.phase != Phase::kTumble) return;
   const double* p = outcomes(s.shover, s.end, s.target);
-  if (p[0] > 0) out.push_back({act::kHit, p[0]});
-  for (int h = 0; h < num_holes_; ++h)
-    if (p[1 + h] > 0) out.push_back({act::kLands + h, p[1 + h]});
-  if (p[1 + num_holes_] > 0) out.push_back({act::kOffBox, p[1 + num_holes_]});
+  for (int k = 0; k < num_holes_ + 2; ++k)
+    if (p[k] > 0) out.push_back({outcome_action(k), p[k]});
 }
 
 // The same draw as sample_outcome over chance_outcomes: one uniform r = u / 2^53, the outcomes'
