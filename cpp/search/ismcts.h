@@ -8,9 +8,11 @@
 //   2. walk from d: at chance nodes sample the outcome in d; at a decision of seat p find the node
 //      keyed by p's information-set key (so each seat decides on what it knows, and different
 //      histories it cannot tell apart share statistics) and pick the child maximising
-//        Q_p(c) + C * sqrt(ln A(c) / n(c)),   A(c): iterations in which c was legal ("available")
-//      (the subset-armed bandit: legal actions may differ between determinisations); unvisited
-//      legal children first, the rollout policy's choice first among them
+//        Q_p(c) + C * sqrt(ln N / n(c)),   N: the node's selections so far, this one included
+//      The actions legal at a decision are a function of the acting seat's information set (the
+//      game concept's contract), so every child is legal whenever its node is visited: N is also
+//      each child's availability in the paper's subset-armed bandit. Unvisited children first,
+//      the rollout policy's choice first among them
 //      Keying by the acting seat's view follows OpenSpiel's ISMCTS. A tree keyed by the searching
 //      seat's view everywhere (opponents deciding on what the searcher knows) was tried: it models
 //      opponents as not knowing their own cards, and on Ritter walked into thieves another seat had
@@ -66,12 +68,12 @@ class IsmctsTree {
   struct Child {
     Action action;
     uint32_t visits;
-    uint32_t available;
     float value;  // summed returns of the seat deciding at the parent
   };
   struct Node {
     uint64_t key;
     uint32_t first_child;
+    uint32_t selections;  // walks that chose a child here
     Action hint;  // the rollout policy's action here (-1: none); it reads only the seat's knowledge
     uint16_t num_children;
     int8_t player;
@@ -144,7 +146,6 @@ class IsmctsTree {
   std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, child index)
   double root_sum_[kP] = {};
   typename G::Actions legal_;  // the legal actions at the node being visited
-  uint64_t legal_bits_[(G::kNumDistinctActions + 63) / 64] = {};  // select's scratch: all zero between calls
 
   uint32_t find(uint64_t key) const {
     const size_t mask = table_.size() - 1;
@@ -171,9 +172,9 @@ class IsmctsTree {
     if constexpr (HasRolloutPolicy<G>) {
       if (options_.policy_bias > 0) hint = rollout_action(game_, state, rng_);
     }
-    nodes_.push_back({key, static_cast<uint32_t>(children_.size()), hint, static_cast<uint16_t>(legal.size()),
+    nodes_.push_back({key, static_cast<uint32_t>(children_.size()), 0, hint, static_cast<uint16_t>(legal.size()),
                       static_cast<int8_t>(game_.current_player(state))});
-    for (Action a : legal) children_.push_back({a, 0, 0, 0.0f});
+    for (Action a : legal) children_.push_back({a, 0, 0.0f});
     return index;
   }
 
@@ -188,41 +189,34 @@ class IsmctsTree {
     }
   }
 
-  // UCB over the children legal in this determinisation; each of them counts one more availability.
+  // UCB over the node's children; -1 if `legal` (this determinisation's actions) are not the
+  // children's, which only a game breaking the concept's contract can cause.
   int select(uint32_t index, const typename G::Actions& legal) {
-    const Node& node = nodes_[index];
-    int best = -1, first_unvisited = -1;
+    Node& node = nodes_[index];
+    const Child* c = &children_[node.first_child];
+    if (legal.size() != node.num_children) return -1;
+    for (int i = 0; i < node.num_children; ++i)
+      if (c[i].action != legal[i]) return -1;
+    ++node.selections;
+    int first_unvisited = -1;
+    for (int i = 0; i < node.num_children; ++i) {
+      if (c[i].visits != 0) continue;
+      if (first_unvisited < 0) first_unvisited = i;
+      if (c[i].action == node.hint) return i;  // the policy's choice is tried first
+    }
+    if (first_unvisited >= 0) return first_unvisited;
+    // C * sqrt(ln N / n) as (C * sqrt(ln N)) / sqrt(n), from tables (detail::VisitTables).
+    const double explore = options_.exploration * detail::sqrt_log(node.selections);
+    int best = -1;
     double best_score = -1e300;
-    Child* c = &children_[node.first_child];
-    // Membership of the legal actions as bits (a node may have dozens of children).
-    for (Action a : legal) legal_bits_[a >> 6] |= uint64_t{1} << (a & 63);
-    const auto is_legal = [this](Action a) { return legal_bits_[a >> 6] >> (a & 63) & 1; };
-    // Availability first (needed for every legal child), then the choice.
     for (int i = 0; i < node.num_children; ++i) {
-      if (!is_legal(c[i].action)) continue;
-      ++c[i].available;
-      if (c[i].visits == 0 && first_unvisited < 0) first_unvisited = i;
-    }
-    if (first_unvisited >= 0) {
-      int chosen = first_unvisited;
-      if (node.hint >= 0)  // the policy's choice is tried first
-        for (int i = 0; i < node.num_children; ++i)
-          if (c[i].action == node.hint && c[i].visits == 0 && is_legal(c[i].action)) chosen = i;
-      for (Action a : legal) legal_bits_[a >> 6] = 0;
-      return chosen;
-    }
-    for (int i = 0; i < node.num_children; ++i) {
-      if (!is_legal(c[i].action)) continue;
-      // C * sqrt(ln available / n) from tables (detail::VisitTables): no logarithm per child.
-      double score = c[i].value * detail::inverse(c[i].visits) +
-                     options_.exploration * detail::sqrt_log(c[i].available) * detail::inverse_sqrt(c[i].visits);
+      double score = c[i].value * detail::inverse(c[i].visits) + explore * detail::inverse_sqrt(c[i].visits);
       if (c[i].action == node.hint) score += options_.policy_bias * detail::inverse_sqrt(c[i].visits + 1);
       if (score > best_score) {
         best_score = score;
         best = i;
       }
     }
-    for (Action a : legal) legal_bits_[a >> 6] = 0;
     return best;
   }
 
@@ -243,7 +237,7 @@ class IsmctsTree {
       if (index == kFull) break;  // memory guard: evaluate by playout from here
       const bool is_new = index >= before;
       const int i = select(index, legal_);
-      if (i < 0) break;  // no child legal here (a game breaking the concept's contract): play out
+      if (i < 0) break;  // a game breaking the concept's contract: play out from here
       game_.apply(state, children_[nodes_[index].first_child + i].action);
       path_.emplace_back(index, static_cast<uint32_t>(i));
       // One new node of the searching seat per iteration, then a playout. Other seats' nodes are
