@@ -63,8 +63,9 @@ def test_information_api_on_every_game(name, players):
             view = state.observation_json(p)
             assert sample.observation_json(p) == view
             assert game.hidden_information or view == state.to_json()
-            if p == state.current_player():  # a seat's choices are part of what it knows
-                assert sample.legal_actions() == state.legal_actions()
+            if p == state.current_player():  # a seat's choices are part of what it knows (ISMCTS relies on it)
+                for seed in range(8):
+                    assert state.resample_from_infostate(p, seed=seed).legal_actions() == state.legal_actions()
             if not game.hidden_information:
                 assert sample == state  # perfect information: the state is all there is
         for bad in (-1, players, 1.5, "0", True, None):
