@@ -6,11 +6,12 @@ position (issue 13: at most 1.5 times), for bench/RESULTS.md.
 Per game (2 players), from the opening (the first decision) and on nutcore bench's positions: the
 time per iteration of the game's default search (MCTS; ISMCTS for hidden information) with uniform
 random playouts, one thread, and the time per uniformly random playout from the same position
-(game.random_playouts(n, seed, state)), measured in turn in the same process, each the fastest of
---repeats runs (the same search each time: a shared machine only ever slows a run down); the ratio
-is of the sums over the positions. An iteration's playout starts deeper than the root, so it is a little
-shorter than the bare one: the ratio slightly flatters neither side by more than the tree's depth in
-actions.
+(game.random_playouts(n, seed, state)), measured back to back in the same process. The ratio is
+of the sums over the positions; the whole is measured --repeats times (the same searches each
+time) and the medians printed, with the range of the ratio: pairing each search with its playouts
+keeps the ratio meaningful on a shared machine whose speed drifts. An iteration's playout starts
+deeper than the root, so it is a little shorter than the bare one: the ratio slightly flatters
+neither side by more than the tree's depth in actions.
 
 Each game's figures follow one untimed search from its opening, as a bot's searches after its first
 do: MCTS keeps the tree memory a search frees for the next one (up to 64 MB), and without it a
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import statistics
 import time
 
 import nutcore
@@ -32,13 +34,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--playouts", type=int, default=20000)
-    parser.add_argument("--repeats", type=int, default=5, help="runs of each measurement; the fastest counts")
+    parser.add_argument("--repeats", type=int, default=5, help="measurements of each row; medians are printed")
     parser.add_argument("--game", action="append", choices=nutcore.list_games())
     parser.add_argument("--cold", action="store_true", help="no untimed search first")
     args = parser.parse_args()
     print(f"{platform.machine()}, CPython {platform.python_version()}, nutcore {nutcore.__version__}\n")
-    print("| game | positions | search | µs per iteration | µs per playout | mean playout length | ratio |")
-    print("|---|---|---|---|---|---|---|")
+    print("| game | positions | search | µs per iteration | µs per playout | mean playout length | ratio | range |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in args.game or nutcore.list_games():
         game = nutcore.load_game(name, players=2)
         opening = game.new_initial_state()
@@ -52,22 +54,25 @@ def main() -> None:
 
 
 def row(args, game, label: str, points: list) -> None:
-    search = playout = length = 0.0
+    searches, playouts, ratios = [], [], []
+    length = 0.0
     algorithm = "ismcts" if game.hidden_information else "mcts"
-    for i, state in enumerate(points):
-        fastest_search = fastest_playout = float("inf")
-        for _ in range(args.repeats):
+    for _ in range(args.repeats):
+        search = playout = length = 0.0
+        for i, state in enumerate(points):
             r = nutcore.best_move(state, algorithm, iterations=args.iterations, seed=i, heuristic_rollouts=False)
-            fastest_search = min(fastest_search, r.elapsed / r.iterations)
+            search += r.elapsed / r.iterations
             start = time.perf_counter()
             _, lengths = game.random_playouts(args.playouts, seed=i, state=state)
-            fastest_playout = min(fastest_playout, (time.perf_counter() - start) / args.playouts)
-        search += fastest_search
-        playout += fastest_playout
-        length += lengths.mean() / len(points)
+            playout += (time.perf_counter() - start) / args.playouts
+            length += lengths.mean() / len(points)
+        searches.append(search / len(points))
+        playouts.append(playout / len(points))
+        ratios.append(search / playout)
     print(
-        f"| {game.name} | {label} | {algorithm} | {search / len(points) * 1e6:.2f} | {playout / len(points) * 1e6:.2f} "
-        f"| {length:.0f} | {search / playout:.2f}x |",
+        f"| {game.name} | {label} | {algorithm} | {statistics.median(searches) * 1e6:.2f} "
+        f"| {statistics.median(playouts) * 1e6:.2f} | {length:.0f} | {statistics.median(ratios):.2f}x "
+        f"| {min(ratios):.2f}-{max(ratios):.2f} |",
         flush=True,
     )
 
