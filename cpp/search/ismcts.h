@@ -211,7 +211,7 @@ class IsmctsTree {
     double best_score = -1e300;
     for (int i = 0; i < node.num_children; ++i) {
       double score = c[i].value * detail::inverse(c[i].visits) + explore * detail::inverse_sqrt(c[i].visits);
-      if (c[i].action == node.hint) score += options_.policy_bias * detail::inverse_sqrt(c[i].visits + 1);
+      if (c[i].action == node.hint) score += detail::policy_bonus(options_.policy_bias, c[i].visits);
       if (score > best_score) {
         best_score = score;
         best = i;

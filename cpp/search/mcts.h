@@ -158,6 +158,8 @@ inline double inverse_sqrt(uint32_t n) {
 inline double sqrt_log(uint32_t n) {
   return n < VisitTables::kSize ? kVisitTables.sqrt_log[n] : std::sqrt(std::log(static_cast<double>(n)));
 }
+// The progressive bias: what the policy's move scores more, after n visits (MCTS and ISMCTS).
+inline double policy_bonus(double bias, uint32_t n) { return bias * inverse_sqrt(n + 1); }
 
 // The first i in [begin, open) with the highest mean[i] + explore * inverse_sqrt[i], or 0 when none
 // beats `best_score` (child 0's, scored apart): the child a scan in order takes. With SSE2 (every
@@ -587,7 +589,7 @@ class MctsTree {
       if (c.visits == 0) return first + i;
       double score = c.value * detail::inverse(c.visits) + explore * detail::inverse_sqrt(c.visits);
       if constexpr (kGuidable) {  // child 0 is the policy's move (expand)
-        if (i == 0 && options_.policy_bias > 0) score += policy_bonus(c.visits);
+        if (i == 0 && options_.policy_bias > 0) score += detail::policy_bonus(options_.policy_bias, c.visits);
       }
       if (score > best_score) {
         best_score = score;
@@ -597,9 +599,6 @@ class MctsTree {
     return first + best;
   }
 
-  // What the policy's move (child 0) scores more with the policy bias, after n visits.
-  double policy_bonus(uint32_t n) const { return options_.policy_bias * detail::inverse_sqrt(n + 1); }
-
   // select_child at the root, from the root's arrays: the same child.
   int select_root(uint32_t open, double explore) {
     double best_score = -1e300;
@@ -608,7 +607,7 @@ class MctsTree {
       if (options_.policy_bias > 0 && open > 0) {
         const uint32_t n = root_child(0).visits;
         if (n == 0) return 0;
-        best_score = root_mean_[0] + explore * root_inverse_sqrt_[0] + policy_bonus(n);
+        best_score = root_mean_[0] + explore * root_inverse_sqrt_[0] + detail::policy_bonus(options_.policy_bias, n);
         begin = 1;
       }
     }

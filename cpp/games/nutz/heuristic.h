@@ -157,7 +157,7 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
     const double hidden_me = heuristic::any_hidden(s, me) ? heuristic::hidden_value(g, s, me, me) : 0.0;
     heuristic::ColumnTake take[kMaxPlayers][kMaxTrees];  // [seat][tree], for the trees a card can go to
     for (int j = 0; j < n + 1; ++j) {
-      if (s.column[j][kColumnMax - 1] != kNone) continue;  // full: no card is played there
+      if (!has_room(s, j)) continue;  // full: no card is played there
       for (int q = 0; q < n; ++q) take[q][j] = heuristic::prepare_take(g, s, me, q, j, q == me ? hidden_me : 0.0);
     }
     int scored = -1;  // the card and tree last scored: face up and face down follow each other

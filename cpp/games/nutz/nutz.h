@@ -166,6 +166,8 @@ inline int hand_size(const State& s, int p) {
   while (n < kHandSize && s.hand[p][n] != kNone) ++n;
   return n;
 }
+// Whether tree j's column can take another card.
+inline bool has_room(const State& s, int j) { return s.column[j][kColumnMax - 1] == kNone; }
 inline int column_size(const State& s, int j) {
   int n = 0;
   while (n < kColumnMax && s.column[j][n] != kNone) ++n;
@@ -312,7 +314,7 @@ inline void Game::legal_actions(const State& s, ActionList& out) const {
         if (t == previous) continue;
         previous = t;
         for (int j = 0; j < trees; ++j) {
-          if (s.column[j][kColumnMax - 1] != kNone) continue;
+          if (!has_room(s, j)) continue;
           out.push_back(act::kPlay + 10 * t + 2 * j);
           if (token) out.push_back(act::kPlay + 10 * t + 2 * j + 1);
         }
@@ -349,7 +351,7 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   const int per_tree = s.tokens[p] > 0 ? 2 : 1;
   int open[kMaxTrees], num_open = 0;
   for (int j = 0; j < num_trees(); ++j)
-    if (s.column[j][kColumnMax - 1] == kNone) open[num_open++] = j;
+    if (has_room(s, j)) open[num_open++] = j;
   int types[kHandSize], num_types = 0;
   for (int i = 0; i < kHandSize && s.hand[p][i] != kNone; ++i)
     if (num_types == 0 || types[num_types - 1] != s.hand[p][i]) types[num_types++] = s.hand[p][i];
@@ -615,7 +617,7 @@ inline void Game::run(State& s) const {
     if (s.phase == Phase::kSummer) {
       if (s.tokens[p] > 0 || s.hand[p][hand_size(s, p) - 1] != s.hand[p][0]) return;
       int room = 0;
-      for (int j = 0; j < num_trees(); ++j) room += s.column[j][kColumnMax - 1] == kNone;
+      for (int j = 0; j < num_trees(); ++j) room += has_room(s, j);
       if (room > 1) return;
     }
     ActionList legal;
