@@ -97,6 +97,21 @@ def test_first_iteration_tries_the_policy_move(name):
     assert checked == 30
 
 
+def test_a_node_lists_its_moves_at_its_second_selection():
+    # Nutz!'s other seat decides from its own hand, which differs between samples, so most of its
+    # nodes are reached once; until a second selection a node holds only the move it took (up to
+    # 50 legal). Listing every move at once took about 200 bytes a node here.
+    game = nutcore.load_game("nutz", players=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    result = nutcore.best_move(state, "ismcts", iterations=5000, seed=3)
+    assert result.nodes > 5000
+    assert result.extra["tree_bytes"] < 100 * result.nodes
+    assert sorted(s.action for s in result.actions) == state.legal_actions()
+    assert sum(s.visits for s in result.actions) == 5000
+
+
 @pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
 def test_same_seed_same_search_and_statistics(algorithm):
     state = load(position(phase="move", roll=2))

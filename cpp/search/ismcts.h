@@ -70,13 +70,17 @@ class IsmctsTree {
     uint32_t visits;
     float value;  // summed returns of the seat deciding at the parent
   };
+  // A node's children are listed at its second selection. Until then it holds one child, the move
+  // its first selection takes (the policy's, else the first legal): most nodes of the other seats
+  // are reached once, and writing out their every move made up much of an iteration's memory traffic.
   struct Node {
     uint64_t key;
     uint32_t first_child;
     uint32_t selections;  // walks that chose a child here
     Action hint;  // the rollout policy's action here (-1: none); it reads only the seat's knowledge
-    uint16_t num_children;
+    uint16_t num_children;  // legal actions here, listed or not
     int8_t player;
+    bool listed;  // first_child starts all num_children children (else the one child taken first)
   };
 
   IsmctsTree(const G& game, const State& root, const IsmctsOptions& options, uint64_t seed)
@@ -86,7 +90,7 @@ class IsmctsTree {
     children_.reserve(1024 * 4);
     typename G::Actions legal;
     game.legal_actions(root, legal);
-    find_or_add(game.information_key(root, observer_), root, legal);
+    list_children(find_or_add(game.information_key(root, observer_), root, legal), legal);
   }
 
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
@@ -116,9 +120,12 @@ class IsmctsTree {
   // node budget (a fresh tree then keeps memory bounded).
   bool reroot(const State& new_root, const Action*, int) {
     if (game_.current_player(new_root) != observer_) return false;
-    if (static_cast<long>(nodes_.size() + children_.size()) * 2 > options_.max_nodes) return false;
+    if ((static_cast<long>(nodes_.size()) + moves_) * 2 > options_.max_nodes) return false;
     const uint32_t index = find(game_.information_key(new_root, observer_));
     if (index == kEmpty) return false;
+    typename G::Actions legal;
+    game_.legal_actions(new_root, legal);
+    if (!list_children(index, legal)) return false;
     root_index_ = index;
     root_ = new_root;
     return true;
@@ -143,7 +150,8 @@ class IsmctsTree {
   std::vector<Node> nodes_;
   std::vector<Child> children_;
   std::vector<uint32_t> table_;  // open addressing, linear probing: node index or kEmpty
-  std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, child index)
+  long moves_ = 0;  // the nodes' num_children summed: the memory guard's count, listed or not
+  std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, index in children_)
   double root_sum_[kP] = {};
   typename G::Actions legal_;  // the legal actions at the node being visited
 
@@ -161,7 +169,7 @@ class IsmctsTree {
     if (found != kEmpty) return found;
     // Memory guard: nodes and their children both count (a node of a game with many actions
     // holds as many children), so max_nodes bounds the memory as it does for MCTS.
-    if (static_cast<long>(nodes_.size() + children_.size() + legal.size()) >= options_.max_nodes) return kFull;
+    if (static_cast<long>(nodes_.size() + legal.size()) + moves_ >= options_.max_nodes) return kFull;
     if (2 * (nodes_.size() + 1) > table_.size()) grow_table();
     const size_t mask = table_.size() - 1;
     size_t i = key & mask;
@@ -173,9 +181,33 @@ class IsmctsTree {
       if (options_.policy_bias > 0) hint = rollout_action(game_, state, rng_);
     }
     nodes_.push_back({key, static_cast<uint32_t>(children_.size()), 0, hint, static_cast<uint16_t>(legal.size()),
-                      static_cast<int8_t>(game_.current_player(state))});
-    for (Action a : legal) children_.push_back({a, 0, 0.0f});
+                      static_cast<int8_t>(game_.current_player(state)), false});
+    moves_ += legal.size();
+    // The move a first selection takes: unvisited children in order, the policy's first.
+    Action first = legal[0];
+    for (Action a : legal)
+      if (a == hint) first = a;
+    children_.push_back({first, 0, 0.0f});
     return index;
+  }
+
+  // Lists node `index`'s children (`legal`), keeping the statistics of the one it held; false if
+  // `legal` cannot be its actions (a game breaking the concept's contract).
+  bool list_children(uint32_t index, const typename G::Actions& legal) {
+    Node& node = nodes_[index];
+    if (legal.size() != node.num_children) return false;
+    if (node.listed) {
+      const Child* c = &children_[node.first_child];
+      for (int i = 0; i < node.num_children; ++i)
+        if (c[i].action != legal[i]) return false;
+      return true;
+    }
+    const Child taken = children_[node.first_child];
+    if (std::find(legal.begin(), legal.end(), taken.action) == legal.end()) return false;
+    node.first_child = static_cast<uint32_t>(children_.size());
+    node.listed = true;
+    for (Action a : legal) children_.push_back(a == taken.action ? taken : Child{a, 0, 0.0f});
+    return true;
   }
 
   void grow_table() {
@@ -189,9 +221,24 @@ class IsmctsTree {
     }
   }
 
-  // UCB over the node's children; -1 if `legal` (this determinisation's actions) are not the
-  // children's, which only a game breaking the concept's contract can cause.
-  int select(uint32_t index, const typename G::Actions& legal) {
+  // UCB over the node's children; its index in children_, or -1 if `legal` (this
+  // determinisation's actions) are not the children's, which only a game breaking the concept's
+  // contract can cause.
+  long select(uint32_t index, const typename G::Actions& legal) {
+    if (!nodes_[index].listed) {
+      // A first selection, or a second one in the same walk (the first not yet backed up, so all
+      // children still unvisited), takes the one child held.
+      const uint32_t taken = nodes_[index].first_child;
+      const bool again = std::any_of(path_.begin(), path_.end(), [&](const auto& e) { return e.second == taken; });
+      if (nodes_[index].selections == 0 || again) {
+        if (legal.size() != nodes_[index].num_children ||
+            std::find(legal.begin(), legal.end(), children_[taken].action) == legal.end())
+          return -1;
+        ++nodes_[index].selections;
+        return taken;
+      }
+      if (!list_children(index, legal)) return -1;
+    }
     Node& node = nodes_[index];
     const Child* c = &children_[node.first_child];
     if (legal.size() != node.num_children) return -1;
@@ -202,9 +249,9 @@ class IsmctsTree {
     for (int i = 0; i < node.num_children; ++i) {
       if (c[i].visits != 0) continue;
       if (first_unvisited < 0) first_unvisited = i;
-      if (c[i].action == node.hint) return i;  // the policy's choice is tried first
+      if (c[i].action == node.hint) return node.first_child + i;  // the policy's choice is tried first
     }
-    if (first_unvisited >= 0) return first_unvisited;
+    if (first_unvisited >= 0) return node.first_child + first_unvisited;
     // C * sqrt(ln N / n) as (C * sqrt(ln N)) / sqrt(n), from tables (detail::VisitTables).
     const double explore = options_.exploration * detail::sqrt_log(node.selections);
     int best = -1;
@@ -217,7 +264,7 @@ class IsmctsTree {
         best = i;
       }
     }
-    return best;
+    return node.first_child + best;
   }
 
   void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }
@@ -236,9 +283,9 @@ class IsmctsTree {
       const uint32_t index = find_or_add(game_.information_key(state, player), state, legal_);
       if (index == kFull) break;  // memory guard: evaluate by playout from here
       const bool is_new = index >= before;
-      const int i = select(index, legal_);
+      const long i = select(index, legal_);
       if (i < 0) break;  // a game breaking the concept's contract: play out from here
-      game_.apply(state, children_[nodes_[index].first_child + i].action);
+      game_.apply(state, children_[i].action);
       path_.emplace_back(index, static_cast<uint32_t>(i));
       // One new node of the searching seat per iteration, then a playout. Other seats' nodes are
       // keyed by what they know, which differs between determinisations, so most of them are new;
@@ -250,7 +297,7 @@ class IsmctsTree {
     playout_rewards(game_, state, options_, returns);
     for (int p = 0; p < kP; ++p) root_sum_[p] += returns[p];
     for (const auto& [index, i] : path_) {
-      Child& c = children_[nodes_[index].first_child + i];
+      Child& c = children_[i];
       ++c.visits;
       c.value += static_cast<float>(returns[nodes_[index].player]);
     }
