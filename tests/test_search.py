@@ -7,6 +7,7 @@ import random
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import nutcore
@@ -403,3 +404,36 @@ def test_a_stop_token_shows_the_search_as_it_runs(name, algorithm):
     plain = nutcore.best_move(state, algorithm=algorithm, iterations=3000, seed=5)
     assert [a.visits for a in again.actions] == [a.visits for a in plain.actions]
     assert token.progress()["iterations"] == 3000
+
+
+@pytest.mark.parametrize("name, games", [("auf_die_nuesse", 300), ("purzelbaum", 600), ("ritter", 200), ("nutz", 300)])
+def test_greedy_playouts_follow_the_greedy_policy(name, games):
+    # _core.greedy_playouts (for bench/iteration_cost.py) against the same games played in Python,
+    # greedy_action at every decision and chance by its odds: the same lengths and returns, within
+    # sampling error. (Uniformly random playouts differ clearly on every game but Purzelbaum.)
+    game = nutcore.load_game(name)
+    start = game.new_initial_state()
+    returns, lengths = _core.greedy_playouts(start, 2000, seed=4)
+    again = _core.greedy_playouts(start, 2000, seed=4)
+    np.testing.assert_array_equal(lengths, again[1])
+    np.testing.assert_array_equal(returns, again[0])
+    rng = random.Random(4)
+    py_lengths, py_returns = [], []
+    for _ in range(games):
+        state, length = start.clone(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, odds = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, odds)[0])
+            else:
+                state.apply_action(_core.greedy_action(state))
+            length += 1
+        py_lengths.append(length)
+        py_returns.append(state.returns()[0])
+    for native, python in ((lengths, np.array(py_lengths)), (returns[:, 0], np.array(py_returns))):
+        error = np.hypot(native.std() / len(native) ** 0.5, python.std() / len(python) ** 0.5)
+        assert abs(native.mean() - python.mean()) < 5 * error + 1e-9
+    random_lengths = game.random_playouts(2000, seed=4)[1]
+    if name != "purzelbaum":
+        error = np.hypot(lengths.std(), random_lengths.std()) / 2000**0.5
+        assert abs(lengths.mean() - random_lengths.mean()) > 5 * error

@@ -133,14 +133,37 @@ struct PyState {
   }
 };
 
+// n games from `start` to the end, each by `play(game, state, rng)` (which returns its length),
+// inside C++ with the GIL released: (returns, lengths) as numpy arrays. Game i uses a generator
+// seeded from (seed, i), so results do not depend on how the work is split.
+template <GameConcept G, typename Play>
+py::tuple playouts(const std::shared_ptr<const G>& game, const typename G::StateType& start, int64_t n, uint64_t seed,
+                   Play play) {
+  const int players = game->num_players();
+  py::array_t<double> returns({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(players)});
+  py::array_t<int64_t> lengths(static_cast<py::ssize_t>(n));
+  double* r = returns.mutable_data();
+  int64_t* len = lengths.mutable_data();
+  run_interruptible([&](const StopFlag* stop) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (stop_requested(stop)) throw Stopped();
+      Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
+      auto state = start;
+      len[i] = play(*game, state, rng);
+      game->returns(state, r + i * players);
+    }
+    return true;
+  });
+  return py::make_tuple(returns, lengths);
+}
+
 template <GameConcept G>
 struct PyGame {
   std::shared_ptr<const G> game;
 
   PyState<G> wrap(const typename G::StateType& s) const { return PyState<G>{game, s, {}}; }
 
-  // n random games played inside C++ with the GIL released. Game i uses a generator seeded from
-  // (seed, i), so results do not depend on how the work is split.
+  // n random games played inside C++ (playouts above).
   py::tuple random_playouts(const py::handle& n_arg, const py::handle& seed_arg_, const py::handle& from) const {
     const int64_t n = int_arg(n_arg, "random_playouts: n", 0, int64_t{1} << 40);
     const uint64_t seed = seed_arg(seed_arg_);
@@ -153,22 +176,7 @@ struct PyGame {
         throw std::invalid_argument("random_playouts: the state belongs to another game (other parameters)");
       start = s.state;
     }
-    const int players = game->num_players();
-    py::array_t<double> returns({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(players)});
-    py::array_t<int64_t> lengths(static_cast<py::ssize_t>(n));
-    double* r = returns.mutable_data();
-    int64_t* len = lengths.mutable_data();
-    run_interruptible([&, game = game](const StopFlag* stop) {
-      for (int64_t i = 0; i < n; ++i) {
-        if (stop_requested(stop)) throw Stopped();
-        Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
-        auto state = start;
-        len[i] = random_playout(*game, state, rng);
-        game->returns(state, r + i * players);
-      }
-      return true;
-    });
-    return py::make_tuple(returns, lengths);
+    return playouts(game, start, n, seed, [](const G& g, auto& state, Rng& rng) { return random_playout(g, state, rng); });
   }
 };
 

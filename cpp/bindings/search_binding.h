@@ -249,6 +249,14 @@ void bind_search(py::module_& m) {
       Rng rng(0);
       return rollout_action(*state.game, state.state, rng);
     }, py::arg("state"));
+    // The playouts of heuristic_rollouts, bare: for bench/iteration_cost.py, which sets a search
+    // with them beside playouts of the same kind.
+    m.def("greedy_playouts", [](const PyState<G>& state, const py::handle& n, const py::handle& seed) {
+      const int64_t count = int_arg(n, "greedy_playouts: n", 0, int64_t{1} << 40);
+      return playouts(state.game, state.state, count, seed_arg(seed),
+                      [](const G& g, auto& s, Rng& rng) { return play_out(g, s, rng, true); });
+    }, py::arg("state"), py::arg("n"), py::arg("seed") = 0,
+       "n games from `state` to the end by the game's greedy policy (chance by its odds): (returns, lengths).");
   }
   if constexpr (HasActionOrder<G>) {
     m.def("ordered_actions", [](const PyState<G>& state) {

@@ -342,16 +342,18 @@ inline void finish_result(MctsResult& result, std::vector<ActionStats>& stats, c
 }  // namespace detail
 
 // Plays `state` to the end: by the game's rollout policy where asked and available, else uniformly.
+// Returns the number of actions applied (decisions and chance outcomes).
 template <GameConcept G>
-void play_out(const G& game, typename G::StateType& state, Rng& rng, bool heuristic) {
+long play_out(const G& game, typename G::StateType& state, Rng& rng, bool heuristic) {
   if constexpr (HasRolloutPolicy<G>) {
     if (heuristic) {
-      while (!game.is_terminal(state))
+      long steps = 0;
+      for (; !game.is_terminal(state); ++steps)
         game.apply(state, game.is_chance(state) ? game.sample_chance(state, rng) : rollout_action(game, state, rng));
-      return;
+      return steps;
     }
   }
-  random_playout(game, state, rng);
+  return random_playout(game, state, rng);
 }
 
 template <GameConcept G>
