@@ -249,8 +249,8 @@ void bind_search(py::module_& m) {
       Rng rng(0);
       return rollout_action(*state.game, state.state, rng);
     }, py::arg("state"));
-    // The playouts of heuristic_rollouts, bare: for bench/iteration_cost.py, which sets a search
-    // with them beside playouts of the same kind.
+    // Bare playouts of the kind heuristic_rollouts plays (bench/iteration_cost.py times a search
+    // against playouts of its own kind).
     m.def("greedy_playouts", [](const PyState<G>& state, const py::handle& n, const py::handle& seed) {
       const int64_t count = int_arg(n, "greedy_playouts: n", 0, int64_t{1} << 40);
       return playouts(state.game, state.state, count, seed_arg(seed),

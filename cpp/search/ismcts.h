@@ -72,7 +72,8 @@ class IsmctsTree {
   };
   // A node's children are listed at its second selection. Until then it holds one child, the move
   // its first selection takes (the policy's, else the first legal): most nodes of the other seats
-  // are reached once, and writing out their every move made up much of an iteration's memory traffic.
+  // are reached once, and listing all their moves tripled the tree's memory on a game with tens of
+  // moves a decision (bench/RESULTS.md).
   struct Node {
     uint64_t key;
     uint32_t first_child;
