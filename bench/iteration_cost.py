@@ -62,18 +62,16 @@ def main() -> None:
         opening = game.new_initial_state()
         while opening.is_chance_node():
             opening.apply_action(opening.chance_outcomes()[0][0])
+        algorithm = "ismcts" if game.hidden_information else "mcts"
         if not args.cold:
-            algorithm = "ismcts" if game.hidden_information else "mcts"
             nutcore.best_move(opening, algorithm, iterations=args.iterations, seed=99, heuristic_rollouts=False)
         for label, points in (("opening", [opening]), ("bench", benchmark.positions(game))):
             for mode in args.mode or MODES:
-                row(args, game, label, points, mode)
+                row(args, game, algorithm, label, points, mode)
 
 
-def row(args, game, label: str, points: list, mode: str) -> None:
+def row(args, game, algorithm: str, label: str, points: list, mode: str) -> None:
     searches, playouts, ratios = [], [], []
-    length = 0.0
-    algorithm = "ismcts" if game.hidden_information else "mcts"
     for _ in range(args.repeats):
         search = playout = length = 0.0
         for i, state in enumerate(points):

@@ -126,7 +126,8 @@ class IsmctsTree {
     if (index == kEmpty) return false;
     typename G::Actions legal;
     game_.legal_actions(new_root, legal);
-    if (!list_children(index, legal)) return false;
+    if (!matches(index, legal)) return false;
+    list_children(index, legal);
     root_index_ = index;
     root_ = new_root;
     return true;
@@ -192,23 +193,28 @@ class IsmctsTree {
     return index;
   }
 
-  // Lists node `index`'s children (`legal`), keeping the statistics of the one it held; false if
-  // `legal` cannot be its actions (a game breaking the concept's contract).
-  bool list_children(uint32_t index, const typename G::Actions& legal) {
-    Node& node = nodes_[index];
+  // Whether `legal` (this sample's actions) can be node `index`'s moves: as many, and the children
+  // it holds among them (all of them, in order, once listed). False only for a game breaking the
+  // concept's contract.
+  bool matches(uint32_t index, const typename G::Actions& legal) const {
+    const Node& node = nodes_[index];
     if (legal.size() != node.num_children) return false;
-    if (node.listed) {
-      const Child* c = &children_[node.first_child];
-      for (int i = 0; i < node.num_children; ++i)
-        if (c[i].action != legal[i]) return false;
-      return true;
-    }
+    const Child* c = &children_[node.first_child];
+    if (!node.listed) return std::find(legal.begin(), legal.end(), c->action) != legal.end();
+    for (int i = 0; i < node.num_children; ++i)
+      if (c[i].action != legal[i]) return false;
+    return true;
+  }
+
+  // Lists node `index`'s children (`legal`, which matches it), keeping the statistics of the one it
+  // held.
+  void list_children(uint32_t index, const typename G::Actions& legal) {
+    Node& node = nodes_[index];
+    if (node.listed) return;
     const Child taken = children_[node.first_child];
-    if (std::find(legal.begin(), legal.end(), taken.action) == legal.end()) return false;
     node.first_child = static_cast<uint32_t>(children_.size());
     node.listed = true;
     for (Action a : legal) children_.push_back(a == taken.action ? taken : Child{a, 0, 0.0f});
-    return true;
   }
 
   void grow_table() {
@@ -226,25 +232,20 @@ class IsmctsTree {
   // determinisation's actions) are not the children's, which only a game breaking the concept's
   // contract can cause.
   long select(uint32_t index, const typename G::Actions& legal) {
+    if (!matches(index, legal)) return -1;
     if (!nodes_[index].listed) {
       // A first selection, or a second one in the same walk (the first not yet backed up, so all
       // children still unvisited), takes the one child held.
       const uint32_t taken = nodes_[index].first_child;
       const bool again = std::any_of(path_.begin(), path_.end(), [&](const auto& e) { return e.second == taken; });
       if (nodes_[index].selections == 0 || again) {
-        if (legal.size() != nodes_[index].num_children ||
-            std::find(legal.begin(), legal.end(), children_[taken].action) == legal.end())
-          return -1;
         ++nodes_[index].selections;
         return taken;
       }
-      if (!list_children(index, legal)) return -1;
+      list_children(index, legal);
     }
     Node& node = nodes_[index];
     const Child* c = &children_[node.first_child];
-    if (legal.size() != node.num_children) return -1;
-    for (int i = 0; i < node.num_children; ++i)
-      if (c[i].action != legal[i]) return -1;
     ++node.selections;
     int first_unvisited = -1;
     for (int i = 0; i < node.num_children; ++i) {
