@@ -270,6 +270,7 @@ Game::Game(const Params& params) : params_(params) {
       type_kind_[num_types_] = static_cast<uint8_t>(k);
       type_moons_[num_types_] = static_cast<uint8_t>(moons);
       type_count_[num_types_] = static_cast<uint8_t>(count);
+      type_mask_[num_types_] = 0xFF;
       type_names_.push_back(kind.name + std::string(moons, '*'));
       ++num_types_;
       in_game += count;
@@ -447,9 +448,8 @@ Json Game::view_json(const State& s, int player) const {
       }
       j.set(key, trees);
     } else if (key == "deck") {
-      int size = 0, counts[kTypeSlots] = {};
-      for (int t = 0; t < num_types_; ++t) size += s.deck[t];
-      j.set("deck_size", Json::integer(size));
+      int counts[kTypeSlots] = {};
+      j.set("deck_size", Json::integer(deck_size(s)));
       unseen(s, player, counts);
       Json o = Json::object();
       for (int t = 0; t < num_types_; ++t) o.set(type_names_[t], Json::integer(counts[t]));
@@ -943,9 +943,7 @@ std::string Game::information_string(const State& s, int player) const {
     o << " " << count;
   }
   o << "; mine: " << card_list(s.discarded[player]);
-  int deck = 0;
-  for (int t = 0; t < num_types_; ++t) deck += s.deck[t];
-  o << "\ndeck: " << deck;
+  o << "\ndeck: " << deck_size(s);
   return o.str();
 }
 
@@ -981,9 +979,7 @@ std::string Game::to_string(const State& s) const {
     }
     o << "\n";
   }
-  int deck = 0;
-  for (int t = 0; t < num_types_; ++t) deck += s.deck[t];
-  o << "  deck: " << deck << " cards\n";
+  o << "  deck: " << deck_size(s) << " cards\n";
   return o.str();
 }
 

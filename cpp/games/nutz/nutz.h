@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
@@ -212,6 +216,20 @@ class Game {
     return total;
   }
   int score_of(const State& s, int p) const { return display_points(s.display[p]); }
+  // Cards left in the deck. Hot: every card dealt in a playout draws by it.
+  int deck_size(const State& s) const {
+#if defined(__SSE2__)
+    __m128i deck, mask;
+    std::memcpy(&deck, s.deck, sizeof deck);
+    std::memcpy(&mask, type_mask_, sizeof mask);
+    const __m128i sums = _mm_sad_epu8(_mm_and_si128(deck, mask), _mm_setzero_si128());  // two 8-byte halves
+    return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+#else
+    int total = 0;
+    for (int t = 0; t < num_types_; ++t) total += s.deck[t];
+    return total;
+#endif
+  }
   // Cards of each type `player` has not seen (docs/rules/nutz.md, "Information").
   void unseen(const State& s, int player, int* out) const;
   // What predator k does to a display it hits (the rules' effect, shared with the AI).
@@ -265,6 +283,7 @@ class Game {
   uint8_t type_kind_[kTypeSlots] = {};
   uint8_t type_moons_[kTypeSlots] = {};
   uint8_t type_count_[kTypeSlots] = {};
+  uint8_t type_mask_[kTypeSlots] = {};  // 0xFF for the card set's types: deck_size reads only those slots
   int points_[kMaxKinds][257] = {};  // kind(k).points(c) for every count a uint8_t display holds, plus one
   std::vector<std::string> type_names_;
   // Per predator kind with discard "highest": its `of` kinds, most valuable first.
@@ -287,8 +306,9 @@ class Game {
     }
     hand[i] = static_cast<uint8_t>(type);
   }
+  // Branch-free over the whole hand: the shift from `index` on would become a call to memmove.
   static void remove_card(uint8_t* hand, int index) {
-    for (int i = index; i + 1 < kHandSize; ++i) hand[i] = hand[i + 1];
+    for (int i = 0; i + 1 < kHandSize; ++i) hand[i] = i < index ? hand[i] : hand[i + 1];
     hand[kHandSize - 1] = kNone;
   }
   bool turn_cap_reached(State& s) const {
@@ -371,8 +391,7 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
     for (int k = 1; k <= n + 1; ++k)
       if (!(dealt >> k & 1)) out.push_back({act::kSquirrel + k, prob});
   } else if (s.phase == Phase::kDeal) {
-    int total = 0;
-    for (int t = 0; t < num_types_; ++t) total += s.deck[t];
+    const int total = deck_size(s);
     for (int t = 0; t < num_types_; ++t)
       if (s.deck[t]) out.push_back({act::kDeal + t, static_cast<double>(s.deck[t]) / total});
   }
@@ -380,9 +399,7 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
 
 inline Action Game::sample_chance(const State& s, Rng& rng) const {
   if (s.phase == Phase::kDeal) {  // the hot chance node: draw a card without listing the types
-    int total = 0;
-    for (int t = 0; t < num_types_; ++t) total += s.deck[t];
-    int x = static_cast<int>(rng.below(static_cast<uint32_t>(total)));
+    int x = static_cast<int>(rng.below(static_cast<uint32_t>(deck_size(s))));
     int t = 0;
     while (x >= s.deck[t]) x -= s.deck[t++];
     return act::kDeal + t;
@@ -667,9 +684,7 @@ inline void Game::unseen(const State& s, int player, int* out) const {
 inline State Game::view(const State& s, int player) const {
   State v = s;
   std::memset(v.deck, 0, sizeof v.deck);
-  int deck = 0;
-  for (int t = 0; t < num_types_; ++t) deck += s.deck[t];
-  v.deck[kHiddenType] = static_cast<uint8_t>(deck);
+  v.deck[kHiddenType] = static_cast<uint8_t>(deck_size(s));
   for (int p = 0; p < s.num_players; ++p) {
     if (p == player) continue;
     for (int i = 0; i < kHandSize; ++i)
