@@ -1,4 +1,5 @@
-"""Auf die Nüsse!: the rulebook's own worked examples (seed 000) and the RULINGS, as tests.
+"""Auf die Nüsse!: the rulebook's own worked examples (the English edition) and the
+project's rulings (docs/rules/auf_die_nuesse.md), as tests.
 Each test runs against the C++ core and the Python reference (the `impl` fixture)."""
 
 from __future__ import annotations

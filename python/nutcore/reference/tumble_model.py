@@ -1,5 +1,5 @@
-"""The tumbling-nut model of Purzelbaum (RULINGS.md, "Purzelbaum"): where a nut shoved off a branch
-end lands, and what that means for the turn.
+"""The tumbling-nut model of Purzelbaum (the project's rulings, docs/rules/purzelbaum.md): where a
+nut shoved off a branch end lands, and what that means for the turn.
 
 A model, not a rule: it is written once and shared by the native game and the Python reference
 (which is why it lives here, in plain Python with no dependency on the extension).
@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-# Default board (RULINGS.md): holes at the integer points of [-2, 2]^2 except the trunk (0, 0) and
-# the four corners, indexed in (y, x) order; box [-3, 3]^2; branch b at b * 22.5 degrees, even
-# branches short (1.3), odd long (2.1); end 2b at that angle, 2b + 1 opposite.
+# Default board (the rulings, docs/rules/purzelbaum.md): holes at the integer points of [-2, 2]^2
+# except the trunk (0, 0) and the four corners, indexed in (y, x) order; box [-3, 3]^2; branch b
+# at b * 22.5 degrees, even branches short (1.3), odd long (2.1); end 2b at that angle, 2b + 1
+# opposite.
 DEFAULT_HOLES = tuple(
     (x, y) for y in range(-2, 3) for x in range(-2, 3) if (x, y) != (0, 0) and not (abs(x) == 2 and abs(y) == 2)
 )

@@ -1,7 +1,7 @@
 """Plain-Python reference implementation of "Auf die Nüsse!".
 
 Follows docs/rules/auf_die_nuesse.md (the contract), the English rulebook
-(seeds/000) and shared/RULINGS.md.  Modules:
+and the project's rulings (all on that page).  Modules:
 
 - board.py     components: card types, board spaces, start track
 - actions.py   the 292 action ids and their strings
