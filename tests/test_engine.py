@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import queue
 import random
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
+from protocol import EngineProcess as Process
+from protocol import to_decision
 
 import nutcore
 from nutcore import engine as engine_module
@@ -68,81 +66,11 @@ class Harness:
         return reply
 
 
-class Process:
-    """`python -m nutcore engine` with a thread reading its replies."""
-
-    def __init__(self):
-        env = {**os.environ, "SKBUILD_EDITABLE_VERBOSE": "0"}  # an editable install prints on import
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nutcore", "engine"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        self.lines: queue.Queue = queue.Queue()
-        self.garbage: list[bytes] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            try:
-                self.lines.put(json.loads(line))
-            except ValueError:
-                self.garbage.append(line)
-
-    def write(self, data: bytes) -> None:
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def send(self, **msg) -> None:
-        self.write(json.dumps(msg).encode() + b"\n")
-
-    def get(self, timeout: float = 30) -> dict:
-        return self.lines.get(timeout=timeout)
-
-    def ask(self, timeout: float = 30, **msg) -> dict:
-        msg.setdefault("id", next(_ids))
-        self.send(**msg)
-        while True:
-            reply = self.get(timeout)
-            if reply.get("id") == msg["id"] and reply["type"] != "info":
-                return reply
-
-    def finish(self, timeout: float = 20) -> tuple[int, str]:
-        """Closes the engine's input; its exit code and what it wrote to stderr."""
-        self.proc.stdin.close()
-        code = self.proc.wait(timeout)
-        err = self.proc.stderr.read().decode()
-        self.close()
-        assert not self.garbage, self.garbage[:3]  # stdout held nothing but JSON lines
-        return code, err
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self._reader.join(5)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            stream.close()
-
-
 @pytest.fixture
 def proc():
     p = Process()
     yield p
     p.close()
-
-
-def to_decision(h, limit: int = 200) -> dict:
-    """Resolves chance until someone is to move; the last status."""
-    status = h.ok(cmd="status")["status"]
-    for _ in range(limit):
-        if not status["chance"]:
-            return status
-        status = h.ok(cmd="chance")["status"]
-    raise AssertionError("no decision reached")
 
 
 # ----- basics

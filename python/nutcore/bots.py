@@ -12,7 +12,11 @@ from .search import ALL_ALGORITHMS, TREE_ALGORITHMS, SearchTree, best_move, sear
 
 class Bot:
     """Chooses an action at a decision node. `reset(seed)` is called before every game. The state
-    may be an adapter wrapping a native one in `state.nutcore_state` (nutcore.openspiel's states)."""
+    may be an adapter wrapping a native one in `state.nutcore_state` (nutcore.openspiel's states).
+
+    nutcore's own bots also take `step(state, stop=token)`: a nutcore.StopToken whose stop() ends
+    the bot's search early from another thread (its best move so far, or nutcore.SearchStopped
+    where an exact search has none yet)."""
 
     name = "bot"
 
@@ -34,7 +38,7 @@ class RandomBot(Bot):
     def __init__(self, seed: int = 0):
         self.reset(_checks.seed(seed, "random bot: seed"))
 
-    def step(self, state) -> int:
+    def step(self, state, stop=None) -> int:
         return self._rng.choice(state.legal_actions())
 
 
@@ -85,7 +89,7 @@ class GreedyBot(_HumanLike, Bot):
         self.name = _spec("greedy", shown)
         self.reset(0)
 
-    def step(self, state) -> int:
+    def step(self, state, stop=None) -> int:
         return self._human_step(_checks.native_state(state), _core.greedy_action)
 
 
@@ -110,19 +114,20 @@ class SearchBot(_HumanLike, Bot):
         if self._tree is not None:
             self._tree.clear()
 
-    def step(self, state) -> int:
+    def step(self, state, stop=None) -> int:
         state = _checks.native_state(state)
         if self.algorithm == "solver":
-            return self._human_step(state, self._solver_step)
-        return self._human_step(state, self._search_step)
+            return self._human_step(state, lambda s: self._solver_step(s, stop))
+        return self._human_step(state, lambda s: self._search_step(s, stop))
 
-    def _search_step(self, state) -> int:
-        return best_move(state, self.algorithm, seed=self._rng.getrandbits(62), tree=self._tree, **self.settings).action
+    def _search_step(self, state, stop) -> int:
+        seed = self._rng.getrandbits(62)
+        return best_move(state, self.algorithm, seed=seed, stop=stop, tree=self._tree, **self.settings).action
 
-    def _solver_step(self, state) -> int:
+    def _solver_step(self, state, stop) -> int:
         # Where the game's solver applies it decides; the greedy policy does the rest.
         if _core.solver_applies(state):
-            return best_move(state, "solver").action
+            return best_move(state, "solver", stop=stop).action
         return _core.greedy_action(state)
 
 
@@ -187,8 +192,8 @@ class LevelBot(Bot):
         for bot in self._bots.values():
             bot.reset(seed)
 
-    def step(self, state) -> int:
-        return self.for_game(_checks.state_game_name(_checks.native_state(state), "level bot")).step(state)
+    def step(self, state, stop=None) -> int:
+        return self.for_game(_checks.state_game_name(_checks.native_state(state), "level bot")).step(state, stop)
 
 
 def _level_bot(spec: str) -> Bot:
@@ -199,21 +204,27 @@ def _level_bot(spec: str) -> Bot:
 
 
 def make_bot(spec: str) -> Bot:
-    """A bot from a spec such as "random", "greedy", "mcts:iterations=2000,threads=2",
-    "ismcts:iterations=1000", "pimc:determinizations=10", "expectimax:depth=3", "solver", or a
-    difficulty level "level:1" (weakest) to "level:10" (LEVELS). Greedy and search bots also take
-    memory=R and noise=P (imperfect memory, random slips: see _HumanLike)."""
+    """A bot from a spec such as "random", "greedy", "auto:iterations=2000" (best_move's "auto":
+    the game's own choice), "mcts:iterations=2000,threads=2", "ismcts:iterations=1000",
+    "pimc:determinizations=10", "expectimax:depth=3", "solver", or a difficulty level "level:1"
+    (weakest) to "level:10" (LEVELS). Greedy and search bots also take memory=R and noise=P
+    (imperfect memory, random slips: see _HumanLike). Each setting is given once; an empty one (a
+    stray comma) is an error."""
     if not isinstance(spec, str):
         raise ValueError(f"a bot spec is a string such as 'mcts:iterations=2000', got {spec!r}")
-    name, _, rest = spec.partition(":")
+    name, colon, rest = spec.partition(":")
     if name == "level":
         return _level_bot(spec)
     settings = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq:
+    for item in rest.split(",") if colon else []:
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not item.strip():
+            raise ValueError(f"bot spec {spec!r}: an empty setting (a stray comma or colon?)")
+        if not eq or not key:
             raise ValueError(f"bot spec {spec!r}: expected key=value, got {item!r}")
-        settings[key.strip()] = _parse_value(value.strip())
+        if key in settings:
+            raise ValueError(f"bot spec {spec!r}: {key} is given twice")
+        settings[key] = _parse_value(value)
     if name == "random":
         if set(settings) - {"seed"}:
             raise ValueError(f"the random bot takes no settings but seed, got {sorted(settings)}")
@@ -222,10 +233,10 @@ def make_bot(spec: str) -> Bot:
         if set(settings) - {"memory", "noise"}:
             raise ValueError(f"the greedy bot takes only memory and noise, got {sorted(settings)}")
         return GreedyBot(**settings)
-    known = sorted(ALL_ALGORITHMS)
+    known = ["auto", *sorted(ALL_ALGORITHMS)]
     if name not in known:
         raise ValueError(f"unknown bot {name!r}; choose from random, greedy, level:N, {', '.join(known)}")
-    if name in ("mcts", "ismcts", "pimc"):
+    if name in ("auto", "mcts", "ismcts", "pimc"):
         settings.setdefault("iterations", 1000)
     return SearchBot(name, **settings)
 
@@ -238,4 +249,5 @@ def check_bot_for(bot: Bot, state) -> None:
     if isinstance(bot, LevelBot):
         bot = bot.for_game(game)
     if isinstance(bot, SearchBot) and bot.algorithm != "auto" and bot.algorithm not in type(state).algorithms:
-        raise ValueError(f"bot {bot.name} is not available for this game")
+        offered = ", ".join(("auto", *type(state).algorithms))
+        raise ValueError(f"bot {bot.name} is not available for {game} (its algorithms: {offered})")

@@ -20,7 +20,13 @@ import time
 
 import nutcore
 from nutcore import _checks
+from nutcore.bots import check_bot_for
 from nutcore.tournaments import SCHEDULES
+
+# The AI when none is given, on every game: best_move's "auto" (the game's own search: MCTS,
+# ISMCTS on games of hidden information, an exact solver where one decides).
+DEFAULT_AI = "auto:iterations=2000"
+DEFAULT_MATCH = ("auto:iterations=1000", "greedy")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,7 +80,7 @@ class _ProgressBar:
 
 def _match(args: argparse.Namespace) -> int:
     game = nutcore.load_game(args.game, players=args.players)
-    bots = args.bot or ["mcts:iterations=1000", "greedy"]
+    bots = args.bot or list(DEFAULT_MATCH)
     start = time.perf_counter()
     result = nutcore.play_match(
         game,
@@ -93,14 +99,15 @@ def _match(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     from nutcore.tournaments import pyplot, tournament
 
-    if not args.bot or len(args.bot) < 2:
+    bots = args.bot or list(DEFAULT_MATCH)
+    if len(bots) < 2:
         raise ValueError("give at least two --bot specs")
     if args.plot:
         pyplot()  # fails now, not after the games, when matplotlib is missing
     result = tournament(
         args.game,
         args.players,
-        args.bot,
+        bots,
         games=args.games,
         seed=args.seed,
         backend=args.backend,
@@ -168,6 +175,7 @@ def _play(args: argparse.Namespace) -> int:
     ai.reset(seed)
     rng = random.Random(seed)
     state = game.new_initial_state()
+    check_bot_for(ai, state)  # before the first move, not at the AI's first turn
 
     def hint() -> None:
         # "auto": MCTS with this budget, or the game's exact solver where it applies.
@@ -257,9 +265,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _engine(args: argparse.Namespace) -> int:
-    from nutcore.engine import run_stdio
+    from nutcore.engine import Limits, run_stdio
 
-    return run_stdio()
+    return run_stdio(limits=Limits(file_params=args.allow_files))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -282,7 +290,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=2)
     p.add_argument(
-        "--bot", action="append", help="random, greedy, mcts:iterations=N,threads=T, expectimax:depth=D, solver"
+        "--bot",
+        action="append",
+        help="a bot spec per seat: random, greedy, auto:iterations=N (the game's own search), level:N, "
+        "mcts:iterations=N,threads=T, ismcts:..., expectimax:depth=D, solver "
+        f"(default: {' '.join(DEFAULT_MATCH)})",
     )
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
@@ -293,7 +305,11 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("tournament", help="round robin of many bots: ratings, pairwise results, plots")
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--bot", action="append", help="a bot spec (give two or more), as for match")
+    p.add_argument(
+        "--bot",
+        action="append",
+        help=f"a bot spec (give two or more), as for match (default: {' '.join(DEFAULT_MATCH)})",
+    )
     p.add_argument("--games", type=int, default=100, help="games in all, over every line-up in turn")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", choices=["local", "ray"], default="local")
@@ -314,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
-    p.add_argument("--bot", default="mcts:iterations=2000", help="the AI for the other seats")
+    p.add_argument("--bot", default=DEFAULT_AI, help=f"the AI for the other seats (default: {DEFAULT_AI})")
     p.add_argument("--hint-iterations", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=_play)
@@ -342,6 +358,11 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(run=_bench)
 
     p = sub.add_parser("engine", help="the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)")
+    p.add_argument(
+        "--allow-files",
+        action="store_true",
+        help="let the client name files for the engine to read (a game parameter such as a card set's path)",
+    )
     p.set_defaults(run=_engine)
 
     p = sub.add_parser("serve", help="the web page: play and watch in the browser (needs nutcore[web])")

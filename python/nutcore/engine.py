@@ -11,6 +11,7 @@ Like every generic layer it names no game: it asks nutcore.list_games(), load_ga
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import os
@@ -37,16 +38,18 @@ _SEARCH_FIELDS = ("algorithm", "iterations", "time_limit", "threads", "seed")
 _RESERVED_OPTIONS = {"state", "stop", *_SEARCH_FIELDS}
 
 
-class ProtocolError(Exception):
-    """A request the engine refuses: an error reply with a machine-readable code."""
+_MISSING = object()  # a request without an id (its replies carry none)
 
-    def __init__(self, code: str, message: str):
+
+class ProtocolError(Exception):
+    """A request the engine refuses: an error reply with a machine-readable code (and the
+    request's id, where a line is refused before its fields are read)."""
+
+    def __init__(self, code: str, message: str, rid: Any = _MISSING):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-_MISSING = object()
+        self.rid = rid
 
 
 def _reject_constant(name: str):
@@ -60,23 +63,78 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _object_hook(duplicates: list[list[str]]):
+    """A json object_pairs_hook that builds dicts and notes each object's repeated keys (inner
+    objects come first, the request itself last)."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict:
+        out: dict = {}
+        repeated = []
+        for key, value in pairs:
+            if key in out:
+                repeated.append(key)
+            out[key] = value
+        duplicates.append(repeated)
+        return out
+
+    return hook
+
+
+def _line_bytes(line: str) -> int:
+    """The UTF-8 size of a line (computed only where it could be over the limit)."""
+    return len(line) if len(line) * 4 <= MAX_LINE_BYTES else len(line.encode("utf-8", "surrogatepass"))
+
+
 def parse_line(line: str | bytes) -> Any:
-    """A line as JSON; ProtocolError('bad_json') for anything that is not strict, finite JSON."""
+    """A line (its newline excluded) as JSON; ProtocolError('bad_json') for anything that is not
+    strict, finite JSON of at most MAX_LINE_BYTES bytes, and ProtocolError('bad_request') for an
+    object with a repeated key (which of the two values counts is for no one to guess)."""
     if isinstance(line, (bytes, bytearray)):
+        line = bytes(line).removesuffix(b"\n").removesuffix(b"\r")
         if len(line) > MAX_LINE_BYTES:
             raise ProtocolError("bad_json", f"line too long ({len(line)} bytes; at most {MAX_LINE_BYTES})")
         try:
-            line = bytes(line).decode("utf-8")
+            line = line.decode("utf-8")
         except UnicodeDecodeError as e:
             raise ProtocolError("bad_json", f"the line is not UTF-8 text ({e.reason} at byte {e.start})") from None
-    elif len(line) > MAX_LINE_BYTES:
-        raise ProtocolError("bad_json", f"line too long ({len(line)} characters; at most {MAX_LINE_BYTES})")
+    else:
+        line = line.removesuffix("\n").removesuffix("\r")
+        size = _line_bytes(line)
+        if size > MAX_LINE_BYTES:
+            raise ProtocolError("bad_json", f"line too long ({size} bytes; at most {MAX_LINE_BYTES})")
+    duplicates: list[list[str]] = []
     try:
-        return json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
+        msg = json.loads(
+            line, parse_constant=_reject_constant, parse_float=_finite_float, object_pairs_hook=_object_hook(duplicates)
+        )
     except RecursionError:
         raise ProtocolError("bad_json", "the JSON is nested too deeply") from None
     except ValueError as e:  # json.JSONDecodeError included; also integers of more than 4300 digits
         raise ProtocolError("bad_json", f"not valid JSON: {e}") from None
+    repeated = [key for keys in duplicates for key in keys]
+    if repeated:
+        top = duplicates[-1] if isinstance(msg, dict) else []
+        # The request's id is echoed when it is not itself repeated.
+        rid = msg.get("id", _MISSING) if isinstance(msg, dict) and "id" not in top else _MISSING
+        raise ProtocolError("bad_request", f"the request repeats the key(s) {', '.join(map(repr, repeated))}", rid)
+    return msg
+
+
+def encode_reply(reply: dict) -> str:
+    """A reply as one line of JSON text (no newline). Text that UTF-8 cannot carry (a lone
+    surrogate, which JSON's \\u escapes allow in a client's id) is escaped, so every reply can be
+    sent."""
+    text = json.dumps(reply, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(reply, ensure_ascii=True, allow_nan=False)
+    return text
+
+
+def _valid_id(rid: Any) -> bool:
+    """Whether a request's id can be echoed: a string, a number or null (or no id)."""
+    return rid is _MISSING or rid is None or (isinstance(rid, (str, int, float)) and not isinstance(rid, bool))
 
 
 def _show(value: Any) -> str:
@@ -125,21 +183,79 @@ def _move_dict(state, action: int, probability: float | None = None) -> dict[str
 
 @dataclass(frozen=True)
 class Limits:
-    """What an untrusted client (a server reachable by others) may ask of the engine; None: no cap.
+    """What a client may ask of the engine; None: no cap. The defaults (`Limits()`) cap nothing
+    but files: a client never makes nutcore open one unless whoever started the engine allows it
+    (`file_params=True`, `nutcore engine --allow-files`).
 
-    Searches: `iterations`, `time_limit`, `threads` and the `max_nodes` option are refused above
-    their caps, a search that gives no `max_nodes` gets `max_nodes` (the tree's memory), and
-    every search is stopped after `search_seconds` whatever its budget (it then answers with its
-    best move so far, as after `stop`). Parameters: with `file_params` false, a game parameter that
-    is not a string by default may not be given as a string (it could name a file to read, such as a
-    card set)."""
+    Searches: `iterations`, `time_limit`, `threads`, the `max_nodes` option and expectimax's
+    `depth` are refused above their caps; a search that gives no `max_nodes` gets `max_nodes` (the
+    tree's memory), and every search is stopped after `search_seconds` whatever its budget (it then
+    answers with its best move so far, as after `stop`). `searches`: how many searches may run at
+    once over all the connections that share one `SearchSlots` (a server's); the others wait
+    their turn. Parameters: with `file_params` false, a game parameter that is not a string by
+    default may not be given as a string (it could name a file to read, such as a card set).
+    `nice`: the searches run at this higher nice value (Linux, where it is per thread and the
+    search's own threads inherit it), so that a server's event loop and its other clients are
+    served first on a busy machine."""
 
     iterations: int | None = None
     time_limit: float | None = None
     threads: int | None = None
     max_nodes: int | None = None
+    depth: int | None = None
     search_seconds: float | None = None
-    file_params: bool = True
+    searches: int | None = None
+    file_params: bool = False
+    nice: int = 0
+
+
+class SearchSlots:
+    """The searches that may run at once over many engines (a server's connections): a search
+    waits for a free slot, first come first served, and a stopped search leaves the queue."""
+
+    def __init__(self, size: int):
+        self.size = _checks.integer(size, "searches", 1, 10_000)
+        self._cv = threading.Condition()
+        self._running = 0
+        self._waiting: collections.deque = collections.deque()
+
+    def acquire(self, token: StopToken, waiting: Callable[[], None] | None = None, interval: float = 1.0) -> bool:
+        """Waits for a slot; False if `token` is stopped first (whoever stops it calls wake()).
+        While it waits, `waiting()` is called every `interval` seconds, without the lock."""
+        ticket = object()
+        with self._cv:
+            self._waiting.append(ticket)
+            try:
+                next_call = time.monotonic() + interval
+                while self._waiting[0] is not ticket or self._running >= self.size:
+                    if token.stopped:
+                        return False
+                    now = time.monotonic()
+                    if now >= next_call:
+                        next_call = now + interval
+                        if waiting is not None:
+                            self._cv.release()
+                            try:
+                                waiting()
+                            finally:
+                                self._cv.acquire()
+                        continue
+                    self._cv.wait(next_call - now)  # woken by release() and wake()
+                self._running += 1
+                return True
+            finally:
+                self._waiting.remove(ticket)
+                self._cv.notify_all()
+
+    def wake(self) -> None:
+        """Lets the waiting searches look at their stop tokens."""
+        with self._cv:
+            self._cv.notify_all()
+
+    def release(self) -> None:
+        with self._cv:
+            self._running -= 1
+            self._cv.notify_all()
 
 
 # The algorithms with a tree memory option (max_nodes): the sampling searches, and "auto", which
@@ -166,9 +282,12 @@ class Engine:
     reply and never raise. After "quit", `closed` is true.
     """
 
-    def __init__(self, send: Callable[[dict], None], limits: Limits | None = None):
+    def __init__(self, send: Callable[[dict], None], limits: Limits | None = None, slots: SearchSlots | None = None):
         self._send = send
         self._limits = limits or Limits()
+        if slots is None and self._limits.searches is not None:
+            slots = SearchSlots(self._limits.searches)
+        self._slots = slots
         self._send_lock = threading.Lock()
         self._lock = threading.RLock()  # the game, the state and the search slot
         self._game = None
@@ -205,7 +324,7 @@ class Engine:
     def emit(self, reply: dict) -> None:
         """Sends one reply; one that would not be valid JSON becomes an internal error instead."""
         try:
-            json.dumps(reply, allow_nan=False)
+            encode_reply(reply)
         except (TypeError, ValueError) as e:
             bad = reply
             reply = {"type": "error", "error": "internal", "message": f"unserializable reply: {e}"}
@@ -236,7 +355,7 @@ class Engine:
         try:
             msg = parse_line(line)
         except ProtocolError as e:
-            self._error(e.code, e.message)
+            self._error(e.code, e.message, e.rid if _valid_id(e.rid) else _MISSING)
             return
         self.handle_message(msg)
 
@@ -246,7 +365,7 @@ class Engine:
             self._error("bad_request", f'a request is a JSON object such as {{"cmd": "hello"}}, got {_show(msg)}')
             return
         rid = msg.get("id", _MISSING)
-        if not (rid is _MISSING or rid is None or (isinstance(rid, (str, int, float)) and not isinstance(rid, bool))):
+        if not _valid_id(rid):
             self._error("bad_request", f"id must be a string, a number or null, got {_show(rid)}")
             return
         cmd = msg.get("cmd", _MISSING)
@@ -274,14 +393,26 @@ class Engine:
             out.update(reply)
             self.emit(out)
 
-    def close(self) -> None:
-        """Stops a running search and waits for it (its reply is still sent)."""
+    def close(self, wait: bool = True) -> None:
+        """Stops a running search (within milliseconds) and, with `wait`, waits for it to end (its
+        reply is still sent). A transport whose client has gone away passes wait=False: the search
+        ends on its own thread, and its reply goes nowhere."""
         with self._lock:
             search = self._search
         if search is not None:
-            search.token.stop()
-            if search.thread is not None and search.thread is not threading.current_thread():
+            self._stop_search(search)
+            if wait and search.thread is not None and search.thread is not threading.current_thread():
                 search.thread.join()
+
+    def _stop_search(self, search: _Search) -> None:
+        search.token.stop()
+        if self._slots is not None:  # it may be waiting for a slot
+            self._slots.wake()
+
+    def searching_thread(self) -> threading.Thread | None:
+        """The thread of the running search, if any (for a server that waits for it at shutdown)."""
+        with self._lock:
+            return self._search.thread if self._search is not None else None
 
     # ----- helpers
 
@@ -545,14 +676,15 @@ class Engine:
                 raise ProtocolError(
                     "bad_request",
                     f"{cmd}: params.{key} must be given as its value (as in list_games' default_params), not as a "
-                    "string: this engine reads no files for its clients",
+                    "string: this engine reads no files for its clients (nutcore engine --allow-files lets a "
+                    "trusted client name files)",
                 )
 
     def _apply_limits(self, cmd: str, settings: dict[str, Any]) -> None:
         """Refuses search settings above the connection's limits; gives a tree search the cap on
         its memory when it names none."""
         lim = self._limits
-        for key in ("iterations", "time_limit", "threads", "max_nodes"):
+        for key in ("iterations", "time_limit", "threads", "max_nodes", "depth"):
             cap = getattr(lim, key)
             value = settings.get(key)
             if cap is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
@@ -648,7 +780,8 @@ class Engine:
         search.thread.start()
 
     def _run_search(self, search: _Search, state, settings: dict[str, Any], bot) -> None:
-        """The worker: the search, "info" lines while it runs, then its reply (and, for go, the move)."""
+        """The worker: a free slot (where slots are shared), the search, "info" lines while it
+        waits and runs, then its reply (and, for go, the move)."""
         start = time.monotonic()
         done = threading.Event()
         budget = {"iterations": settings.get("iterations"), "time_limit": settings.get("time_limit")}
@@ -656,40 +789,63 @@ class Engine:
         # Another seat's search is none of a seat's business (its statistics would hint at its cards).
         show_stats = search.command == "best_move" or self._may_see_choice(state)
 
-        def tick() -> None:
-            # The elapsed time against the budget and, for MCTS and ISMCTS, the root statistics the
-            # native search reports as it runs (StopToken.progress()).
-            while not done.wait(PROGRESS_INTERVAL):
-                info: dict[str, Any] = {"type": "info"}
-                if search.rid is not _MISSING:
-                    info["id"] = search.rid
-                info.update(command=search.command, elapsed=round(time.monotonic() - start, 3), budget=budget)
-                live = search.token.progress() if show_stats else None
-                if live is not None:
-                    info["iterations"] = live["iterations"]
-                    # The shape of the answer's result["actions"].
-                    info["actions"] = [
-                        {
-                            "action": a["action"],
-                            "action_string": state.action_to_string(a["action"]),
-                            "visits": a["visits"],
-                            "value": a["mean_value"],
-                        }
-                        for a in live["actions"]
-                    ]
-                self.emit(info)
+        def progress(queued: bool) -> None:
+            # The elapsed time against the budget (or that the search still waits for a slot) and,
+            # for MCTS and ISMCTS, the root statistics the native search reports as it runs
+            # (StopToken.progress()).
+            info: dict[str, Any] = {"type": "info"}
+            if search.rid is not _MISSING:
+                info["id"] = search.rid
+            info.update(command=search.command, elapsed=round(time.monotonic() - start, 3), budget=budget)
+            if queued:
+                info["queued"] = True
+            live = search.token.progress() if show_stats and not queued else None
+            if live is not None:
+                info["iterations"] = live["iterations"]
+                # The shape of the answer's result["actions"].
+                info["actions"] = [
+                    {
+                        "action": a["action"],
+                        "action_string": state.action_to_string(a["action"]),
+                        "visits": a["visits"],
+                        "value": a["mean_value"],
+                    }
+                    for a in live["actions"]
+                ]
+            self.emit(info)
 
-        ticker = threading.Thread(target=tick, name="nutcore-progress", daemon=True)
-        ticker.start()
-        watchdog = None
-        if self._limits.search_seconds is not None:
-            watchdog = threading.Timer(self._limits.search_seconds, search.token.stop)
-            watchdog.daemon = True
-            watchdog.start()
+        def tick(running_since: float) -> None:
+            # While the search runs: a progress line every PROGRESS_INTERVAL since the request, and
+            # the stop of a search that has run for the limits' search_seconds.
+            limit = self._limits.search_seconds
+            stop_at = None if limit is None else running_since + limit
+            next_info = start + PROGRESS_INTERVAL * (1 + int((running_since - start) / PROGRESS_INTERVAL))
+            while True:
+                deadline = next_info if stop_at is None else min(next_info, stop_at)
+                if done.wait(max(0.0, deadline - time.monotonic())):
+                    return
+                now = time.monotonic()
+                if stop_at is not None and now >= stop_at:
+                    search.token.stop()
+                    stop_at = None
+                if now >= next_info:
+                    next_info = now + PROGRESS_INTERVAL
+                    progress(queued=False)
+
+        ticker = None
         result = error = None
+        slot = False
         try:
+            # A search that must wait for a slot says so from this thread; the ticker starts with it.
+            if self._limits.nice and sys.platform == "linux":
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._limits.nice)
+            slot = self._slots is None or self._slots.acquire(search.token, lambda: progress(True), PROGRESS_INTERVAL)
+            if not slot:
+                raise SearchStopped("stopped while waiting for a slot")
+            ticker = threading.Thread(target=tick, args=(time.monotonic(),), name="nutcore-progress", daemon=True)
+            ticker.start()
             if bot is not None:
-                result = bot.step(state)
+                result = bot.step(state, stop=search.token)
             else:
                 result = best_move(state, stop=search.token, **settings)
         except SearchStopped:
@@ -701,10 +857,11 @@ class Engine:
         except Exception as e:  # the engine outlives any failure of one search
             error = ("internal", f"{type(e).__name__}: {e}")
         finally:
+            if slot and self._slots is not None:
+                self._slots.release()
             done.set()
-            ticker.join()
-            if watchdog is not None:
-                watchdog.cancel()
+            if ticker is not None:
+                ticker.join()
         with self._lock:
             # Cleared before the reply, so the client may start the next search as soon as it reads it.
             self._search = None
@@ -738,7 +895,8 @@ class Engine:
             "move": shown,
             "hidden": shown is None,
             "result": stats,
-            "stopped": bool(getattr(result, "extra", {}).get("stopped", False)),
+            # A bot's move chosen after a stop (the search's best so far) counts as stopped too.
+            "stopped": bool(result.extra.get("stopped", False)) if stats is not None else search.token.stopped,
             "status": self._status(),
         }
 
@@ -747,7 +905,7 @@ class Engine:
         with self._lock:
             search = self._search
             if search is not None:
-                search.token.stop()
+                self._stop_search(search)
             return {"searching": search is not None}
 
     def _undo_cmd(self, msg: dict, rid: Any) -> dict:
@@ -831,20 +989,21 @@ def _read_line(stream) -> bytes | None:
     return line
 
 
-def run_stdio(stdin=None, stdout=None) -> int:
+def run_stdio(stdin=None, stdout=None, limits: Limits | None = None) -> int:
     """The stdin/stdout transport: requests in, replies out, one JSON object per line; returns 0
-    at the end of input or after quit."""
+    at the end of input or after quit (a running search is stopped first). `limits`: Limits()
+    (no caps, no files) unless given."""
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
 
     def send(reply: dict) -> None:
         try:
-            out.write(json.dumps(reply, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n")
+            out.write(encode_reply(reply).encode("utf-8") + b"\n")
             out.flush()
         except (OSError, ValueError):  # the reader went away: keep reading until the end of input
             pass
 
-    engine = Engine(send)
+    engine = Engine(send, limits)
     # Stray prints (from any library) must not corrupt the protocol stream: they go to stderr.
     saved, sys.stdout = sys.stdout, sys.stderr
     try:

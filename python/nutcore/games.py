@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 from typing import Any
 
 from . import _checks, _core
@@ -39,17 +40,53 @@ def _load_purzelbaum(params: dict[str, Any]):
     return _core.PurzelbaumGame({**params, "tumble_tables": tables})
 
 
+# A card set is a few kB (the default one 1.2 kB); a file larger than this is not one.
+MAX_CARD_FILE_BYTES = 1 << 20
+
+
+def _read_json_file(path: Any, what: str) -> Any:
+    """A JSON file that the caller names: a regular file (not a device, a pipe or a directory,
+    which could block or never end) of at most MAX_CARD_FILE_BYTES; every problem a ValueError."""
+    shown = repr(os.fspath(path))
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as e:
+        raise ValueError(f"{what}: cannot read {shown}: {e.strerror or e}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{what}: {shown} is not a regular file")
+        chunks, size = [], 0
+        while size <= MAX_CARD_FILE_BYTES:
+            chunk = os.read(fd, MAX_CARD_FILE_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as e:
+        raise ValueError(f"{what}: cannot read {shown}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_CARD_FILE_BYTES:
+        raise ValueError(f"{what}: {shown} is larger than {MAX_CARD_FILE_BYTES} bytes")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError(f"{what}: {shown}: the JSON is nested too deeply") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{what}: {shown} is not UTF-8 text ({e.reason})") from None
+    except ValueError as e:
+        raise ValueError(f"{what}: {shown} is not valid JSON: {e}") from None
+
+
 def _load_nutz(params: dict[str, Any]):
-    """Nutz!'s card set may be given as the path of a JSON file; the native game reads the object
-    (without `cards` it uses the default set, data/nutz_cards.json, built into the core)."""
+    """Nutz!'s card set may be given as the path of a JSON file (a regular file of at most
+    MAX_CARD_FILE_BYTES); the native game reads the object (without `cards` it uses the default
+    set, data/nutz_cards.json, built into the core)."""
     cards = params.get("cards")
     if isinstance(cards, (str, os.PathLike)):
-        try:
-            with open(cards, encoding="utf-8") as f:
-                cards = json.load(f)
-        except (OSError, ValueError) as e:
-            raise ValueError(f"nutz: cannot read the card set {os.fspath(params['cards'])!r}: {e}") from None
-        params = {**params, "cards": cards}
+        params = {**params, "cards": _read_json_file(cards, "nutz: the card set")}
     return _core.NutzGame(params)
 
 

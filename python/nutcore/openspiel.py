@@ -31,7 +31,10 @@ strings); that form is accepted too, so game strings, and with them
 What the games declare: sequential moves, explicit stochastic chance (``chance_outcomes()``),
 perfect or imperfect information as ``nutcore_game.hidden_information`` says, constant-sum utility
 (the returns are win shares: k tied winners get 1/k each, so 0 to 1, summing to 1), terminal
-rewards only. Chance outcomes are action ids like any other.
+rewards only. Chance outcomes are action ids like any other. A bool is never an action:
+``state.apply_action(True)`` raises ``ValueError`` (pyspiel itself would convert it to 1 before
+nutcore sees it, so the adapter's ``apply_action`` refuses it first; OpenSpiel's C++ algorithms
+pass integers).
 
 Observations: a state's ``nutcore_state`` is the native nutcore state, and every observation of seat
 p comes from the native seat-p calls only (``information_state_string(p)``, ``observation_string(p)``,
@@ -183,6 +186,11 @@ class NutcoreGame(pyspiel.Game):
         return _Observer(self.nutcore_game, iig_obs_type)
 
 
+def _reject_bool(action) -> None:
+    if isinstance(action, (bool, np.bool_)):
+        raise ValueError(f"illegal action {action!r}: a bool is not an action id")
+
+
 class NutcoreState(pyspiel.State):
     """A pyspiel state wrapping a native nutcore state, `nutcore_state`.
 
@@ -205,6 +213,17 @@ class NutcoreState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         self.nutcore_state.apply_action(action)
+
+    # pyspiel converts an action to a C++ integer before _apply_action sees it (True becomes 1),
+    # so a bool is refused here, where a Python caller hands it in. OpenSpiel's C++ algorithms
+    # pass integers and do not come this way.
+    def apply_action(self, action) -> None:
+        _reject_bool(action)
+        super().apply_action(action)
+
+    def apply_action_with_legality_check(self, action) -> None:
+        _reject_bool(action)
+        super().apply_action_with_legality_check(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.nutcore_state.action_to_string(action)

@@ -525,6 +525,8 @@ async function play(action) {
 }
 
 function progressText(info) {
+  // A busy server runs a few searches at once; the others wait for a slot.
+  if (info.queued) return `waiting for the server… ${info.elapsed.toFixed(2)} s`;
   const b = info.budget || {};
   const of = b.time_limit ? ` of ${b.time_limit} s` : b.iterations ? ` (${b.iterations} iterations)` : "";
   return `thinking… ${info.elapsed.toFixed(2)} s${of}`;

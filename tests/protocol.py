@@ -1,0 +1,195 @@
+"""Clients of the engine protocol (docs/engine-protocol.md) for the tests: they see the engine only
+as a client does, through its lines, so the same tests run against any implementation of it.
+
+- EngineProcess: the stdio engine as a subprocess; NUTCORE_ENGINE overrides its command (e.g. a
+  native binary) for every test that uses it.
+- ServeProcess: `nutcore serve` as a subprocess on 127.0.0.1, with WebSocket clients (Socket).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+_ids = itertools.count(1)
+PATIENCE = 20.0  # seconds: a loose bound for replies (the machines are shared)
+
+
+def engine_command(*args: str) -> list[str]:
+    override = os.environ.get("NUTCORE_ENGINE")
+    base = shlex.split(override) if override else [sys.executable, "-m", "nutcore", "engine"]
+    return [*base, *args]
+
+
+def _quiet_env() -> dict:
+    return {**os.environ, "SKBUILD_EDITABLE_VERBOSE": "0"}  # an editable install prints on import
+
+
+class _Client:
+    """What every client does with `send(**msg)` and `get(timeout)`, its next reply."""
+
+    def send(self, **msg) -> None:
+        raise NotImplementedError
+
+    def get(self, timeout: float = PATIENCE) -> dict:
+        raise NotImplementedError
+
+    def final_replies(self, rids, timeout: float = PATIENCE) -> dict:
+        """The final replies (info lines skipped) to the requests `rids`, by id, all within
+        `timeout` seconds (progress lines keep coming while a search runs: they do not extend it)."""
+        deadline = time.monotonic() + timeout
+        found: dict = {}
+        while len(found) < len(rids):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no final reply to {sorted(set(rids) - set(found), key=str)} in {timeout} s")
+            reply = self.get(left)
+            if reply["type"] != "info" and reply.get("id") in rids:
+                found[reply["id"]] = reply
+        return found
+
+    def reply_to(self, rid, timeout: float = PATIENCE) -> dict:
+        """The final reply (info lines skipped) with this id."""
+        return self.final_replies([rid], timeout)[rid]
+
+    def ask(self, timeout: float = PATIENCE, **msg) -> dict:
+        msg.setdefault("id", next(_ids))
+        self.send(**msg)
+        return self.reply_to(msg["id"], timeout)
+
+
+class EngineProcess(_Client):
+    """The stdio engine with a thread reading its replies (each line parsed; anything that is not
+    a JSON line is kept in `garbage`)."""
+
+    def __init__(self, *args: str):
+        self.proc = subprocess.Popen(
+            engine_command(*args),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_quiet_env(),
+        )
+        self.lines: queue.Queue = queue.Queue()
+        self.raw_lines: list[bytes] = []
+        self.garbage: list[bytes] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.raw_lines.append(line)
+            try:
+                line.decode("utf-8")  # every reply is UTF-8 text
+                self.lines.put(json.loads(line))
+            except ValueError:
+                self.garbage.append(line)
+
+    def write(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, **msg) -> None:
+        self.write(json.dumps(msg).encode() + b"\n")
+
+    def get(self, timeout: float = PATIENCE) -> dict:
+        return self.lines.get(timeout=timeout)
+
+    def finish(self, timeout: float = PATIENCE) -> tuple[int, str]:
+        """Closes the engine's input; its exit code and what it wrote to stderr."""
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout)
+        err = self.proc.stderr.read().decode()
+        self.close()
+        assert not self.garbage, self.garbage[:3]  # stdout held nothing but JSON lines
+        return code, err
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._reader.join(5)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+def to_decision(client, limit: int = 200) -> dict:
+    """Resolves chance until someone is to move; the last status."""
+    status = client.ask(cmd="status")["status"]
+    for _ in range(limit):
+        if not status["chance"]:
+            return status
+        status = client.ask(cmd="chance")["status"]
+    raise AssertionError("no decision reached")
+
+
+class ServeProcess:
+    """`nutcore serve --port 0` on 127.0.0.1 (or `host`): its URL once it listens."""
+
+    def __init__(self, *args: str, host: str = "127.0.0.1"):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "nutcore", "serve", "--host", host, "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_quiet_env(),
+        )
+        deadline = time.monotonic() + 60
+        self.url = None
+        while self.url is None:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise AssertionError(f"serve ended without listening: {self.proc.stderr.read()}")
+            found = re.search(r"listening on (http://\S+/)", line)
+            if found:
+                self.url = found.group(1)
+            assert time.monotonic() < deadline, "serve did not start"
+        self.port = int(self.url.rsplit(":", 1)[1].rstrip("/"))
+        self.ws_url = self.url.replace("http://", "ws://") + "ws"
+
+    def rss_bytes(self) -> int:
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        return kb * 1024
+
+    def terminate(self, timeout: float = PATIENCE) -> tuple[int, float]:
+        """SIGTERM; the exit code and how long the server took to exit."""
+        start = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout)
+        return code, time.monotonic() - start
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+class Socket(_Client):
+    """A WebSocket client of the protocol (websockets' synchronous client)."""
+
+    def __init__(self, ws_url: str, **kwargs):
+        from websockets.sync.client import connect
+
+        # Entered as a context manager: websockets 17 warns when a connection is used otherwise.
+        self.ws = connect(ws_url, open_timeout=PATIENCE, **kwargs).__enter__()
+
+    def send(self, **msg) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def get(self, timeout: float = PATIENCE) -> dict:
+        return json.loads(self.ws.recv(timeout=timeout))
+
+    def close(self) -> None:
+        self.ws.close()
