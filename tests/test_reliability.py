@@ -327,26 +327,25 @@ def test_not_a_state_or_not_a_game():
         nutcore.load_game(None)
 
 
-# 11. Cheap parameter checks come before the tumbling model; tree memory is reported honestly.
+# 11. Bad Purzelbaum parameters are refused by name (the C++ loader checks them before it computes
+# the tumbling model); tree memory is reported honestly.
 
 
-def test_purzelbaum_rejects_bad_parameters_before_computing_the_model(monkeypatch):
-    from nutcore.reference import tumble_model
-
-    def must_not_run(*args, **kwargs):
-        raise AssertionError("the tumbling model was computed for parameters that are rejected anyway")
-
-    monkeypatch.setattr(tumble_model, "outcome_table", must_not_run)
-    for params in [
-        {"branch_lengths": [1.0] * 100},
-        {"players": 9},
-        {"turn_cap": 0},
-        {"holes": [[0, 0]] * 40},
-        {"hit_radius": 5.0},
-        {"skill_sigma": [0.5] * 7},
-    ]:
-        with pytest.raises(ValueError):
-            nutcore.load_game("purzelbaum", **params)
+@pytest.mark.parametrize(
+    "params,problem",
+    [
+        ({"branch_lengths": [1.0] * 100}, "1..8 branches"),
+        ({"players": 9}, "players must be in 2..4"),
+        ({"turn_cap": 0}, "turn_cap"),
+        ({"holes": [[0, 0]] * 40}, "2..20 holes"),
+        ({"hit_radius": 5.0}, "hit_radius"),
+        ({"skill_sigma": [0.5] * 7}, "skill_sigma"),
+        ({"holes": [[0, 0], [5, 0], [1, 1]], "branch_lengths": [1.0]}, "outside the box"),
+    ],
+)
+def test_purzelbaum_refuses_bad_parameters_by_name(params, problem):
+    with pytest.raises(ValueError, match=problem):
+        nutcore.load_game("purzelbaum", **params)
 
 
 def test_tree_bytes_count_nodes_in_use():

@@ -1,10 +1,9 @@
 """Inputs for the libFuzzer targets (cpp/fuzz/fuzz_targets.cc), written by .ci/fuzz into a
-scratch directory: Purzelbaum's parameters with the tumbling-model tables for 2-4 players, and seed
-corpora from random play (nothing is committed).
+scratch directory: seed corpora from random play (nothing is committed).
 
     python cpp/fuzz/make_inputs.py OUT_DIR
 
-writes OUT_DIR/purzelbaum_params.json and OUT_DIR/corpus/<target>/ for every target. Every input
+writes OUT_DIR/corpus/<target>/ for every target. Every input
 starts with the byte that picks the game in the targets: players - 2 (and the default turn cap).
 """
 
@@ -16,22 +15,9 @@ import sys
 from pathlib import Path
 
 import nutcore
-from nutcore.reference import tumble_model as tm
 
 STATES_PER_PLAYER_COUNT = 24  # bytes and JSON seeds
 GAMES_PER_PLAYER_COUNT = 2  # action-sequence seeds (whole games, plus a prefix of each)
-
-
-def purzelbaum_params(players: int) -> dict:
-    """The native game's parameters as nutcore.load_game builds them (_load_purzelbaum)."""
-    p = nutcore.load_game("purzelbaum", players=players).params
-    holes = tuple((float(x), float(y)) for x, y in p["holes"])
-    branches = tuple(float(b) for b in p["branch_lengths"])
-    tables = []
-    for sigma in p["skill_sigma"]:
-        table = tm.outcome_table(float(sigma), holes, branches, float(p["half_box"]), float(p["hit_radius"]))
-        tables.append([x for row in table for outcomes in row for x in outcomes])
-    return {**p, "tumble_tables": tables}
 
 
 def play(game, rng):
@@ -52,8 +38,6 @@ def play(game, rng):
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    params = {str(p): purzelbaum_params(p) for p in (2, 3, 4)}
-    (out / "purzelbaum_params.json").write_text(json.dumps(params))
     rng = random.Random(2026)
     for name in nutcore.list_games():
         dirs = {kind: out / "corpus" / f"{name}_{kind}" for kind in ("bytes", "json", "actions")}

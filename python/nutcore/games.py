@@ -1,7 +1,8 @@
 """The games nutcore has, declared here and nowhere else in Python: a name and how to make the
-native game from parameters. Everything else a generic layer needs of a game (its algorithms, what
-"auto" picks, its solver) it asks the native state, whose bindings live in cpp/games/<g>/python.cc;
-the plain-Python rules are nutcore.reference.<g> (nutcore/reference/__init__.py lists them)."""
+native game from parameters (in C++ alone: Purzelbaum's tumbling model included). Everything else
+a generic layer needs of a game (its algorithms, what "auto" picks, its solver) it asks the native
+state, whose bindings live in cpp/games/<g>/python.cc; the plain-Python rules are
+nutcore.reference.<g> (nutcore/reference/__init__.py lists them)."""
 
 from __future__ import annotations
 
@@ -12,33 +13,6 @@ import stat
 from typing import Any
 
 from . import _checks, _core
-
-
-def _load_purzelbaum(params: dict[str, Any]):
-    """Purzelbaum's chance probabilities come from the tumbling model, computed here once per
-    parameter set by the same code the reference uses, and handed to the native game."""
-    from .reference import tumble_model as tm
-
-    if "tumble_tables" in params:
-        raise ValueError("purzelbaum has no parameter 'tumble_tables' (it is computed from the model)")
-    _core.purzelbaum_check_params(params)  # cheap checks first: the model takes a while
-    players = params["players"]
-    try:
-        sigma = params.get("skill_sigma", tm.DEFAULT_SIGMA)
-        sigmas = list(sigma) if isinstance(sigma, (list, tuple)) else [sigma] * players
-        holes = tuple((float(x), float(y)) for x, y in params.get("holes", tm.DEFAULT_HOLES))
-        branches = tuple(float(b) for b in params.get("branch_lengths", tm.DEFAULT_BRANCH_LENGTHS))
-        half_box = float(params.get("half_box", tm.DEFAULT_HALF_BOX))
-        hit_radius = float(params.get("hit_radius", tm.DEFAULT_HIT_RADIUS))
-        tm.check_geometry(holes, half_box, hit_radius)
-        tables = []
-        for s in sigmas:
-            table = tm.outcome_table(float(s), holes, branches, half_box, hit_radius)
-            tables.append([p for row in table for outcomes in row for p in outcomes])
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"purzelbaum: bad parameters: {e}") from None
-    return _core.PurzelbaumGame({**params, "tumble_tables": tables})
-
 
 # A card set is a few kB (the default one 1.2 kB); a file larger than this is not one.
 MAX_CARD_FILE_BYTES = 1 << 20
@@ -94,7 +68,7 @@ def _load_nutz(params: dict[str, Any]):
 # not built yet are listed in PLANNED_GAMES so that load_game can say so plainly.
 _GAMES = {
     "auf_die_nuesse": _core.AufDieNuesseGame,
-    "purzelbaum": _load_purzelbaum,
+    "purzelbaum": _core.PurzelbaumGame,
     "ritter": _core.RitterGame,
     "nutz": _load_nutz,
 }

@@ -3,10 +3,15 @@
 #include "games/purzelbaum/purzelbaum.h"
 
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/state_bytes.h"
+#include "games/purzelbaum/tumble_model.h"
 
 namespace nutcore::purzel {
 
@@ -23,6 +28,23 @@ std::vector<std::pair<double, double>> default_holes() {
     for (int x = -2; x <= 2; ++x)
       if (!(x == 0 && y == 0) && !(std::abs(x) == 2 && std::abs(y) == 2)) holes.emplace_back(x, y);
   return holes;
+}
+
+// The model's tables, by sigma and geometry: games of the same parameters are loaded again and
+// again (unpickling, catalogues, one per seat), and a table takes milliseconds to compute.
+std::shared_ptr<const std::vector<double>> cached_outcome_table(double sigma, const MeadowGeometry& g) {
+  using Key = std::tuple<double, std::vector<std::pair<double, double>>, std::vector<double>, double, double>;
+  static std::mutex mutex;
+  static std::map<Key, std::shared_ptr<const std::vector<double>>> cache;
+  Key key{sigma, g.holes, g.branch_lengths, g.half_box, g.hit_radius};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto found = cache.find(key); found != cache.end()) return found->second;
+  }
+  auto table = std::make_shared<const std::vector<double>>(outcome_table(sigma, g));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 64) cache.clear();
+  return cache.emplace(std::move(key), std::move(table)).first->second;
 }
 
 uint8_t read_seat_or_null(const Json& v, const std::string& what, int hi) {
@@ -54,20 +76,15 @@ Game::Game(const Params& params) : params_(checked_params(params)) {
   num_holes_ = static_cast<int>(p.holes.size());
   num_ends_ = 2 * static_cast<int>(p.branch_lengths.size());
   all_holes_ = num_holes_ == 32 ? ~0u : (1u << num_holes_) - 1;
-  const size_t per_seat = static_cast<size_t>(num_ends_) * num_holes_ * (num_holes_ + 2);
-  if (static_cast<int>(p.tumble_tables.size()) != p.players)
-    fail("purzelbaum: the tumbling-model tables are missing; load the game with nutcore.load_game");
-  for (const auto& t : p.tumble_tables) {
-    if (t.size() != per_seat) fail("purzelbaum: a tumbling-model table has the wrong size");
-    for (size_t i = 0; i < t.size(); i += num_holes_ + 2) {
-      double sum = 0;
-      for (int k = 0; k < num_holes_ + 2; ++k) {
-        if (!(t[i + k] >= 0 && t[i + k] <= 1)) fail("purzelbaum: a tumbling-model probability is outside [0, 1]");
-        sum += t[i + k];
-      }
-      if (std::abs(sum - 1) > 1e-9) fail("purzelbaum: tumbling-model probabilities must sum to 1");
-    }
-    table_.insert(table_.end(), t.begin(), t.end());
+  const MeadowGeometry geometry{p.holes, p.branch_lengths, p.half_box, p.hit_radius};
+  try {
+    check_geometry(geometry);
+  } catch (const std::invalid_argument& e) {
+    fail(std::string("purzelbaum: bad parameters: ") + e.what());
+  }
+  for (double sigma : p.skill_sigma) {
+    const auto t = cached_outcome_table(sigma, geometry);
+    table_.insert(table_.end(), t->begin(), t->end());
   }
   for (int seat = 0; seat < p.players; ++seat) {
     std::vector<Action> order;
@@ -149,11 +166,6 @@ Params Game::params_from_json(const Json& j) {
         p.holes.emplace_back(xy[0].as_number(what), xy[1].as_number(what));
       }
       if (p.holes.empty()) fail(what + ": no holes");
-    } else if (key == "tumble_tables") {
-      for (const Json& t : value.as_array(what)) {
-        p.tumble_tables.emplace_back();
-        for (const Json& v : t.as_array(what)) p.tumble_tables.back().push_back(v.as_number(what));
-      }
     } else {
       fail("purzelbaum has no parameter \"" + key + "\"");
     }

@@ -46,9 +46,6 @@ struct Params {
   std::vector<std::pair<double, double>> holes;  // empty: the default meadow
   double half_box = 3.0;
   int turn_cap = 200;
-  // The tumbling model's table per seat, [end][target][outcome] flattened; computed by the shared
-  // model (python/nutcore/reference/tumble_model.py) and handed over when the game is loaded.
-  std::vector<std::vector<double>> tumble_tables;
 };
 
 // The whole position, 48 bytes for every player count and meadow:

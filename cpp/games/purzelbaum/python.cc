@@ -4,6 +4,7 @@
 #include "bindings/search_binding.h"
 #include "games/purzelbaum/heuristic.h"
 #include "games/purzelbaum/purzelbaum.h"
+#include "games/purzelbaum/tumble_model.h"
 #include "games/purzelbaum/winter_solver.h"
 
 namespace nutcore::bindings {
@@ -20,9 +21,24 @@ void bind_purzelbaum(py::module_& m) {
         py::arg("state"));
   m.def("solver_applies", [](const S& s) { return s.state.phase == purzel::Phase::kDig; }, py::arg("state"),
         "True in winter, which the exact solver decides.");
-  m.def("purzelbaum_check_params", [](const py::dict& params) {
-    purzel::Game::checked_params(purzel::Game::params_from_json(json_from_py(params)));
-  }, py::arg("params"), "Every parameter check but the model tables' (cheap: run before computing them).");
+  m.def("purzelbaum_outcome_table", [](double sigma, const std::vector<std::pair<double, double>>& holes,
+                                        const std::vector<double>& branch_lengths, double half_box, double hit_radius) {
+    // The C++ model's table, shaped as the reference's outcome_table: [end][target][outcome].
+    const purzel::MeadowGeometry g{holes, branch_lengths, half_box, hit_radius};
+    const std::vector<double> flat = purzel::outcome_table(sigma, g);
+    const size_t per_row = holes.size() + 2, ends = 2 * branch_lengths.size();
+    py::list table;
+    for (size_t e = 0; e < ends; ++e) {
+      py::list rows;
+      for (size_t t = 0; t < holes.size(); ++t) {
+        const auto first = flat.begin() + static_cast<long>((e * holes.size() + t) * per_row);
+        rows.append(py::tuple(py::cast(std::vector<double>(first, first + static_cast<long>(per_row)))));
+      }
+      table.append(py::tuple(rows));
+    }
+    return py::tuple(table);
+  }, py::arg("sigma"), py::arg("holes"), py::arg("branch_lengths"), py::arg("half_box"), py::arg("hit_radius"),
+     "The tumbling model's table, as Purzelbaum's game computes it (tests compare it with the reference's).");
   m.def("exact_solve", [](const S& state, const StopToken* token) {
     // The solver works on a copy: Python may touch `state` while the GIL is released.
     const purzel::WinterSolution r = run_interruptible(

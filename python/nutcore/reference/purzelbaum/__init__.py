@@ -1,6 +1,6 @@
 """Plain-Python reference implementation of Purzelbaum (docs/rules/purzelbaum.md).
 
-Chance probabilities come from the shared tumbling model (`..tumble_model`).
+Chance probabilities come from the reference's reading of the tumbling model (`..tumble_model`).
 """
 
 from .actions import CHANCE, NUM_DISTINCT_ACTIONS, TERMINAL
