@@ -50,13 +50,15 @@ def speed(args) -> None:
     print(f"machine: {machine()}, game {args.game}, 2 players, position after 60 random actions\n")
     print("| algorithm | threads | iterations | seconds | iterations/s | speed-up |")
     print("|---|---|---|---|---|---|")
-    for name, search in (("ismcts", _core.ismcts_search), ("pimc", _core.pimc_search)):
+    for name in ("ismcts", "pimc"):
         base = None
         for threads in (1, 2):
             best = None
             for _ in range(3):
-                # best_move's defaults: exploration 0.3, greedy playouts, policy_bias 1.0 (ISMCTS)
-                r = search(state, args.iterations, 0.0, 0.3, 7, threads, True, 50_000_000, 20, 1.0)
+                # best_move's defaults (exploration 0.3, greedy playouts; ISMCTS: policy_bias 1.0;
+                # PIMC: 20 determinizations), a tree of up to 50,000,000 nodes
+                settings = {"algorithm": name, "iterations": args.iterations, "threads": threads, "seed": 7}
+                r = _core.best_move(state, {**settings, "max_nodes": 50_000_000})
                 best = r["elapsed"] if best is None else min(best, r["elapsed"])
             rate = args.iterations / best
             base = base or rate

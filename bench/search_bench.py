@@ -62,6 +62,12 @@ def strength(args) -> None:
         )
 
 
+def _mcts(state, iterations: int, threads: int) -> dict:
+    """Plain MCTS (no policy bias), exploration 1, greedy playouts, a tree of up to 50,000,000 nodes."""
+    settings = {"algorithm": "mcts", "iterations": iterations, "threads": threads, "seed": 7}
+    return _core.best_move(state, {**settings, "policy_bias": 0.0, "max_nodes": 50_000_000})
+
+
 def speed(args) -> None:
     print(f"machine: {machine()}\n")
     print("| threads | iterations | seconds | iterations/s | speed-up |")
@@ -71,7 +77,7 @@ def speed(args) -> None:
     for threads in (1, 2):
         best = None
         for _ in range(3):
-            r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, threads, True, 50_000_000, 0.0)
+            r = _mcts(state, args.iterations, threads)
             best = r["elapsed"] if best is None else min(best, r["elapsed"])
         rate = args.iterations / best
         base = base or rate
@@ -81,7 +87,8 @@ def speed(args) -> None:
 def memory(args) -> None:
     if args.child:
         _, state = opening(2)
-        r = _core.mcts_search(state, args.iterations, 0.0, 1.0, 7, 1, True, 50_000_000, 0.0)
+        r = _mcts(state, args.iterations, 1)
+        r = {**r, **r["extra"]}
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"| {r['iterations']:,} | {r['nodes']:,} | {r['bytes_per_node']} | {r['tree_bytes'] / 2**20:.0f} MiB "

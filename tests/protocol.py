@@ -1,9 +1,15 @@
 """Clients of the engine protocol (docs/engine-protocol.md) for the tests: they see the engine only
-as a client does, through its lines, so the same tests run against any implementation of it.
+as a client does, through its lines, so the same tests run against every implementation and door.
 
-- EngineProcess: the stdio engine as a subprocess; NUTCORE_ENGINE overrides its command (e.g. a
-  native binary) for every test that uses it.
-- ServeProcess: `nutcore serve` as a subprocess on 127.0.0.1, with WebSocket clients (Socket).
+Transports (connect(transport, *args)), every one the same C++ engine behind another door:
+- "python": nutcore.engine.Engine in this process (the Python binding);
+- "cli": `python -m nutcore engine` as a subprocess;
+- "binary": the `nutcore-engine` executable as a subprocess (NUTCORE_ENGINE overrides its command);
+- "capi": libnutcore's engine handle through ctypes (tests/capi_client.py).
+args are the engine's command-line flags: --allow-files, --test-hooks (the commands _truth,
+_replace_truth and _reseed, for tests only), --limits JSON.
+
+ServeProcess: `nutcore serve` as a subprocess on 127.0.0.1, with WebSocket clients (Socket).
 """
 
 from __future__ import annotations
@@ -14,20 +20,66 @@ import os
 import queue
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 _ids = itertools.count(1)
 PATIENCE = 20.0  # seconds: a loose bound for replies (the machines are shared)
 
 
-def engine_command(*args: str) -> list[str]:
+TRANSPORTS = ("python", "cli", "binary")
+
+
+def binary_path() -> str:
+    """The nutcore-engine executable installed beside this Python (or on the PATH)."""
+    beside = Path(sys.executable).with_name("nutcore-engine")
+    found = str(beside) if beside.exists() else shutil.which("nutcore-engine")
+    assert found, "nutcore-engine is not installed (pip install . builds it)"
+    return found
+
+
+def engine_command(*args: str, transport: str = "cli") -> list[str]:
     override = os.environ.get("NUTCORE_ENGINE")
-    base = shlex.split(override) if override else [sys.executable, "-m", "nutcore", "engine"]
+    if override:
+        base = shlex.split(override)
+    elif transport == "binary":
+        base = [binary_path()]
+    else:
+        base = [sys.executable, "-m", "nutcore", "engine"]
     return [*base, *args]
+
+
+def limits_from_args(args: tuple[str, ...]) -> dict:
+    """The Limits an engine's command-line flags give."""
+    limits: dict = {}
+    items = list(args)
+    while items:
+        arg = items.pop(0)
+        if arg == "--allow-files":
+            limits["file_params"] = True
+        elif arg == "--test-hooks":
+            limits["test_hooks"] = True
+        elif arg == "--limits":
+            limits.update(json.loads(items.pop(0)))
+        else:
+            raise ValueError(f"unknown engine flag {arg}")
+    return limits
+
+
+def connect(transport: str, *args: str) -> _Client:
+    """A fresh engine behind `transport` (TRANSPORTS), started with these flags."""
+    if transport == "python":
+        return InProcess(*args)
+    if transport == "capi":
+        from capi_client import CapiEngine
+
+        return CapiEngine(*args)
+    return EngineProcess(*args, transport=transport)
 
 
 def _quiet_env() -> dict:
@@ -66,14 +118,69 @@ class _Client:
         self.send(**msg)
         return self.reply_to(msg["id"], timeout)
 
+    def ok(self, **msg) -> dict:
+        """ask, and the reply is the command's answer (not an error)."""
+        reply = self.ask(**msg)
+        assert reply["type"] == msg["cmd"], reply
+        return reply
+
+    def raw(self, line: bytes) -> list[dict]:
+        """Every reply to one raw line (for lines without an id): the replies before the answer to
+        a hello sent right after it."""
+        self.write(line + b"\n")
+        sync = f"sync-{next(_ids)}"
+        self.send(cmd="hello", id=sync)
+        replies = []
+        while True:
+            reply = self.get()
+            if reply.get("id") == sync and reply["type"] == "hello":
+                return replies
+            replies.append(reply)
+
+    def write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+
+class InProcess(_Client):
+    """nutcore.engine.Engine in this process (the Python binding), its replies collected."""
+
+    def __init__(self, *args: str):
+        from nutcore.engine import Engine, Limits
+
+        self.lines: queue.Queue = queue.Queue()
+        self.raw_lines: list[str] = []
+        self.engine = Engine(self._deliver, Limits(**limits_from_args(args)), text=True)
+
+    def _deliver(self, line: str) -> None:
+        self.raw_lines.append(line)
+        self.lines.put(json.loads(line))
+
+    def write(self, data: bytes) -> None:
+        for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n"):
+            self.engine.handle(line)
+
+    def send(self, **msg) -> None:
+        self.engine.handle(json.dumps(msg))
+
+    def get(self, timeout: float = PATIENCE) -> dict:
+        return self.lines.get(timeout=timeout)
+
+    def finish(self, timeout: float = PATIENCE) -> tuple[int, str]:
+        """As the end of input does: stops a running search, which answers."""
+        self.engine.close()
+        return 0, ""
+
+    def close(self) -> None:
+        self.engine.close()
+
 
 class EngineProcess(_Client):
     """The stdio engine with a thread reading its replies (each line parsed; anything that is not
     a JSON line is kept in `garbage`)."""
 
-    def __init__(self, *args: str):
+    def __init__(self, *args: str, transport: str = "cli"):
         self.proc = subprocess.Popen(
-            engine_command(*args),
+            engine_command(*args, transport=transport),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -1,76 +1,43 @@
-"""The engine protocol (docs/engine-protocol.md): `python -m nutcore engine` driven as a subprocess,
-and the Engine class directly for the detailed cases: whole games, searches with progress lines and
-stop, the hidden-information rules (every reply is a function of what the seat knows), and a fuzz
-of malformed lines."""
+"""The engine protocol (docs/engine-protocol.md), driven as a client drives it, on every door to the
+one C++ engine (tests/protocol.py's TRANSPORTS: the Python binding, `nutcore engine`, the
+nutcore-engine binary, the C ABI): whole games, searches with progress lines and stop, the
+hidden-information rules (every reply is a function of what the seat knows, checked against a twin
+engine whose truth differs in what the seat has not seen), undo, limits, and a fuzz of malformed
+lines. What no client may see, the tests read through --test-hooks (_truth, _replace_truth,
+_reseed)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
-import threading
 import time
 
 import pytest
-from protocol import EngineProcess as Process
-from protocol import to_decision
+from protocol import TRANSPORTS, connect, to_decision
 
 import nutcore
 from nutcore import engine as engine_module
-from nutcore.engine import Engine, Limits
 
-_ids = itertools.count(1)
-
-
-# ----- drivers
+HOOKS = "--test-hooks"
 
 
-class Harness:
-    """An Engine in this process, its replies collected."""
-
-    def __init__(self):
-        self.replies: list[dict] = []
-        self._cv = threading.Condition()
-        self.engine = Engine(self._send)
-
-    def _send(self, reply: dict) -> None:
-        json.dumps(reply, allow_nan=False)  # every reply is strict JSON
-        with self._cv:
-            self.replies.append(reply)
-            self._cv.notify_all()
-
-    def raw(self, line) -> list[dict]:
-        """Replies to one raw line (for lines without an id)."""
-        n = len(self.replies)
-        self.engine.handle(line)
-        return self.replies[n:]
-
-    def ask(self, timeout: float = 60, **msg) -> dict:
-        """The final reply (info lines skipped) to one request."""
-        msg.setdefault("id", next(_ids))
-        n = len(self.replies)
-        self.engine.handle(json.dumps(msg))
-        deadline = time.monotonic() + timeout
-        with self._cv:
-            while True:
-                for r in self.replies[n:]:
-                    if r.get("id") == msg["id"] and r["type"] != "info":
-                        return r
-                left = deadline - time.monotonic()
-                assert left > 0, f"no reply to {msg}"
-                self._cv.wait(left)
-
-    def ok(self, **msg) -> dict:
-        reply = self.ask(**msg)
-        assert reply["type"] == msg["cmd"], reply
-        return reply
+@pytest.fixture(params=TRANSPORTS)
+def transport(request):
+    return request.param
 
 
 @pytest.fixture
-def proc():
-    p = Process()
+def proc(transport):
+    p = connect(transport, HOOKS)
     yield p
     p.close()
+
+
+def truth(client, new_game_reply: dict):
+    """The engine's true position (the test hook), as a native state of the game it plays."""
+    params = new_game_reply["params"]
+    game = nutcore.load_game(new_game_reply["game"], **params)
+    return game.state_from_json(client.ok(cmd="_truth")["position"])
 
 
 # ----- basics
@@ -132,9 +99,9 @@ def test_full_game_against_itself_and_replay(proc):
 
 
 @pytest.mark.parametrize("name", ["ritter", "purzelbaum"])
-def test_go_plays_levels_and_forgetful_bots(name):
+def test_go_plays_levels_and_forgetful_bots(proc, name):
     # Levels and bots with imperfect memory or noise play as bots (not as a bare best_move).
-    h = Harness()
+    h = proc
     seat = {"seat": None} if nutcore.load_game(name).hidden_information else {}
     status = h.ok(cmd="new_game", game=name, players=2, seed=5, **seat)["status"]
     bots = ["level:1", "level:5", "greedy:memory=0.5,noise=0.2", "level:6"]
@@ -151,9 +118,9 @@ def test_go_plays_levels_and_forgetful_bots(name):
 
 
 @pytest.mark.parametrize("name", nutcore.list_games())
-def test_every_game_plays_through_and_seeds_repeat(name):
+def test_every_game_plays_through_and_seeds_repeat(proc, name):
     def play(seed):
-        h = Harness()
+        h = proc
         players = 2
         seat = {"seat": None} if nutcore.load_game(name).hidden_information else {}
         status = h.ok(cmd="new_game", game=name, players=players, seed=seed, **seat)["status"]
@@ -223,7 +190,7 @@ def test_best_move_progress_lines_and_stop(proc):
     assert proc.ask(cmd="status")["status"]["searching"] is False
 
 
-def test_quit_and_end_of_input_during_a_search(proc):
+def test_quit_and_end_of_input_during_a_search(proc, transport):
     proc.ask(cmd="new_game", game="auf_die_nuesse", seed=2)
     while proc.ask(cmd="status")["status"]["chance"]:
         proc.ask(cmd="chance")
@@ -238,7 +205,7 @@ def test_quit_and_end_of_input_during_a_search(proc):
     code, err = proc.finish()
     assert code == 0 and "Traceback" not in err
 
-    p = Process()  # the end of input in the middle of a search ends the engine promptly
+    p = connect(transport)  # the end of input in the middle of a search ends the engine promptly
     p.ask(cmd="new_game", game="auf_die_nuesse", seed=2)
     while p.ask(cmd="status")["status"]["chance"]:
         p.ask(cmd="chance")
@@ -248,24 +215,22 @@ def test_quit_and_end_of_input_during_a_search(proc):
     assert code == 0 and time.monotonic() - start < 3 and "Traceback" not in err
 
 
-def test_stopping_an_exact_search_is_an_error_reply():
-    h = Harness()
+def test_stopping_an_exact_search_is_an_error_reply(proc):
+    h = proc
     h.ok(cmd="new_game", game="auf_die_nuesse", seed=4)
     to_decision(h)
-    h.engine.handle(json.dumps({"cmd": "best_move", "id": "deep", "algorithm": "expectimax", "options": {"depth": 40}}))
+    h.send(cmd="best_move", id="deep", algorithm="expectimax", options={"depth": 40})
     time.sleep(0.3)
-    assert h.ok(cmd="stop")["searching"] is True
-    deadline = time.monotonic() + 1
-    while not any(r.get("id") == "deep" for r in h.replies if r["type"] != "info"):
-        assert time.monotonic() < deadline, "the stop did not end the search"
-        time.sleep(0.01)
-    err = next(r for r in h.replies if r.get("id") == "deep" and r["type"] != "info")
+    h.send(cmd="stop", id="stop")
+    replies = h.final_replies(["deep", "stop"], timeout=5)
+    assert replies["stop"]["searching"] is True
+    err = replies["deep"]
     assert (err["type"], err["error"], err["command"]) == ("error", "stopped", "best_move")
     assert h.ok(cmd="best_move", iterations=20)["result"]["iterations"] == 20
 
 
-def test_go_plays_the_search_and_its_options():
-    h = Harness()
+def test_go_plays_the_search_and_its_options(proc):
+    h = proc
     h.ok(cmd="new_game", game="auf_die_nuesse", seed=4)
     status = to_decision(h)
     before = {m["action"] for m in h.ok(cmd="legal")["moves"]}
@@ -290,40 +255,54 @@ def _strip(reply: dict) -> dict:
     return out
 
 
-def _twin(h: Harness, name: str, players: int, seat: int, rng: random.Random) -> Harness:
-    """A second engine for the same seat in a world the seat cannot tell from h's, with h's generator."""
-    state = h.engine._state
-    for _ in range(20):
-        world = state.resample_from_infostate(seat, rng.getrandbits(62))
-        twin = Harness()
-        twin.ok(cmd="new_game", game=name, players=players, seat=seat, seed=0)
-        twin.ok(cmd="set_position", position=world.to_json())
-        # Loading resolves a chance node with one outcome at once; such a world is of no use here.
-        if twin.engine._state.information_state_string(seat) == state.information_state_string(seat):
-            twin.engine._rng.setstate(h.engine._rng.getstate())
-            return twin
-    raise AssertionError("no world the seat cannot tell apart")
+class _Twin:
+    """A second engine for the same seat, whose truth is, before every compared request, a world
+    the seat cannot tell from the first engine's, with the same generator state on both."""
+
+    def __init__(self, h, new: dict, seat: int, rng: random.Random, connect_twin):
+        self.h, self.new, self.seat, self.rng = h, new, seat, rng
+        self.twin = connect_twin()
+        params = {k: v for k, v in new["params"].items() if k != "players"}
+        self.twin.ok(cmd="new_game", game=new["game"], players=new["players"], seat=seat, seed=0, params=params)
+
+    def prepare(self) -> None:
+        state = truth(self.h, self.new)
+        for _ in range(20):
+            world = state.resample_from_infostate(self.seat, self.rng.getrandbits(62))
+            # Loading resolves a chance node with one outcome at once; such a world is of no use here.
+            self.twin.ok(cmd="_replace_truth", position=world.to_json())
+            if self.view(self.twin) == state.information_state_string(self.seat):
+                seed = self.rng.getrandbits(64)
+                self.h.ok(cmd="_reseed", seed=seed)
+                self.twin.ok(cmd="_reseed", seed=seed)
+                return
+        raise AssertionError("no world the seat cannot tell apart")
+
+    def view(self, client) -> str:
+        return truth(client, self.new).information_state_string(self.seat)
 
 
-def _hidden_game(name: str, players: int, seat: int, seed: int) -> tuple[int, list[tuple[dict, dict, dict]]]:
+def _hidden_game(
+    connect_one, name: str, players: int, seat: int, seed: int
+) -> tuple[int, list[tuple[dict, dict, dict]]]:
     """Plays a whole game on one connection for `seat` (its own moves by best_move + apply, the
     other seats by go, chance by the engine) and sends every request also to a twin engine whose
     true state differs in what the seat has not seen. Returns the number of compared replies and
     the differences: a request that changes nothing must get the same reply from both; one that
     moves must get the same reply whenever the seat's views afterwards agree."""
-    h = Harness()
-    status = h.ok(cmd="new_game", game=name, players=players, seat=seat, seed=seed)["status"]
+    h = connect_one()
+    new = h.ok(cmd="new_game", game=name, players=players, seat=seat, seed=seed)
+    status = new["status"]
     rng = random.Random(seed)
+    twin = _Twin(h, new, seat, rng, connect_one)
     compared, diffs = 0, []
 
     def both(msg: dict, moves: bool) -> dict:
         nonlocal compared
-        twin = _twin(h, name, players, seat, rng)
-        a, b = h.ask(**msg), twin.ask(**msg)
-        if moves:
-            views = [x.engine._state.information_state_string(seat) for x in (h, twin)]
-            if views[0] != views[1]:
-                return a
+        twin.prepare()
+        a, b = h.ask(**msg), twin.twin.ask(**msg)
+        if moves and twin.view(h) != twin.view(twin.twin):
+            return a
         compared += 1
         if _strip(a) != _strip(b):
             diffs.append((msg, a, b))
@@ -346,34 +325,59 @@ def _hidden_game(name: str, players: int, seat: int, seed: int) -> tuple[int, li
         assert reply["type"] != "error", reply
         status = reply["status"]
     assert h.ask(cmd="get_position")["error"] == "hidden"  # even at the end (cards discarded unseen)
-    assert status["returns"] == h.engine._state.returns()  # the result is announced
+    assert status["returns"] == truth(h, new).returns()  # the result is announced
+    h.close()
+    twin.twin.close()
     return compared, diffs
 
 
 @pytest.mark.parametrize("name", ["ritter", "nutz"])
-def test_hidden_information_replies_depend_only_on_the_seat_view(name):
-    compared, diffs = _hidden_game(name, 3, seat=1, seed=7)
+def test_hidden_information_replies_depend_only_on_the_seat_view(transport, name):
+    compared, diffs = _hidden_game(lambda: connect(transport, HOOKS), name, 3, seat=1, seed=7)
     assert compared > 300
     assert not diffs, diffs[0]
+
+
+class _Leaky:
+    """A door that tells more than the seat's view: every reply gains what `leak` makes of the
+    engine's truth. The twin check must catch it."""
+
+    def __init__(self, client, leak):
+        self.client, self.leak, self.new = client, leak, None
+
+    def __getattr__(self, name):
+        return getattr(self.client, name)
+
+    def ask(self, **msg):
+        reply = self.client.ask(**msg)
+        if msg["cmd"] == "new_game":
+            self.new = reply
+        elif self.new is not None and not msg["cmd"].startswith("_") and reply["type"] != "error":
+            reply = {**reply, "leak": self.leak(truth(self.client, self.new))}
+        return reply
+
+    def ok(self, **msg):
+        reply = self.ask(**msg)
+        assert reply["type"] == msg["cmd"], reply
+        return reply
 
 
 @pytest.mark.parametrize(
     "leak",
     [
-        ("_seen", lambda self, state, action: engine_module._move_dict(state, action)),  # names every move
-        ("_may_see_choice", lambda self, state: True),  # lists others' moves and the deck, names them
+        lambda state: str(state),  # the whole board, every hand and the deck
+        lambda state: state.legal_actions() if not state.is_chance_node() else state.chance_outcomes(),  # others' moves
     ],
-    ids=["names", "lists"],
+    ids=["board", "lists"],
 )
-def test_the_hidden_information_check_can_fail(monkeypatch, leak):
-    """An engine that tells more than the seat's view is caught by the same check."""
-    monkeypatch.setattr(Engine, *leak)
-    _, diffs = _hidden_game("nutz", 3, seat=1, seed=7)
+def test_the_hidden_information_check_can_fail(leak):
+    """A door that tells more than the seat's view is caught by the same check."""
+    _, diffs = _hidden_game(lambda: _Leaky(connect("python", HOOKS), leak), "nutz", 3, seat=1, seed=7)
     assert diffs
 
 
-def test_hidden_information_seat_rules():
-    h = Harness()
+def test_hidden_information_seat_rules(proc):
+    h = proc
     err = h.ask(cmd="new_game", game="ritter", players=2)
     assert err["error"] == "bad_request" and "seat" in err["message"]
     assert h.ask(cmd="new_game", game="ritter", players=2, seat=2)["error"] == "bad_request"
@@ -382,7 +386,7 @@ def test_hidden_information_seat_rules():
     assert h.ask(cmd="get_position")["error"] == "hidden"
     assert h.ask(cmd="board", seat=0)["error"] == "hidden"
     board = h.ok(cmd="board")
-    state = h.engine._state
+    state = truth(h, new)
     assert board["seat"] == 1 and board["text"] == state.information_state_string(1)
     if hasattr(state, "observation_json"):
         assert board["json"] == state.observation_json(1)
@@ -394,7 +398,7 @@ def test_hidden_information_seat_rules():
     refused = {"chance": 0, "other": 0}
     own = 0
     for _ in range(400):
-        state = h.engine._state
+        state = truth(h, new)
         if state.is_terminal():
             break
         legal = h.ok(cmd="legal")
@@ -416,20 +420,21 @@ def test_hidden_information_seat_rules():
             refused["other"] += 1
             reply = h.ok(cmd="go", bot="random")
             assert reply["hidden"] and reply["move"] is None
-        assert h.engine._state.is_terminal() or reply["status"]["scores"] is None
+        assert truth(h, new).is_terminal() or reply["status"]["scores"] is None
     assert own > 5 and refused["chance"] > 5 and refused["other"] > 5
 
 
-def test_hosting_a_hidden_game_sees_everything():
-    h = Harness()
-    h.ok(cmd="new_game", game="nutz", players=2, seat=None, seed=1)
-    while h.engine._state.is_chance_node():
+def test_hosting_a_hidden_game_sees_everything(proc):
+    h = proc
+    new = h.ok(cmd="new_game", game="nutz", players=2, seat=None, seed=1)
+    while truth(h, new).is_chance_node():
         reply = h.ok(cmd="chance")
         assert not reply["hidden"] and reply["outcome"]["probability"] > 0
-    assert h.ok(cmd="get_position")["position"] == h.engine._state.to_json()
-    assert h.ok(cmd="board")["text"] == str(h.engine._state)
-    assert h.ok(cmd="board", seat=0)["text"] == h.engine._state.information_state_string(0)
-    assert h.ok(cmd="best_move", iterations=20)["result"]["searching_player"] == h.engine._state.current_player()
+    state = truth(h, new)
+    assert h.ok(cmd="get_position")["position"] == state.to_json()
+    assert h.ok(cmd="board")["text"] == str(state)
+    assert h.ok(cmd="board", seat=0)["text"] == state.information_state_string(0)
+    assert h.ok(cmd="best_move", iterations=20)["result"]["searching_player"] == state.current_player()
 
 
 # ----- undo
@@ -443,16 +448,15 @@ def _until_seat(h, seat: int, bot: str = "greedy") -> dict:
     return status
 
 
-def test_undo_takes_back_the_connection_s_last_moves():
-    h = Harness()
+def test_undo_takes_back_the_connection_s_last_moves(proc):
+    h = proc
     h.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=5)
     err = h.ask(cmd="undo")
     assert err["error"] == "not_now" and "none" in err["message"]
-    positions, counts = [], []
+    positions = []
     for _ in range(3):
         _until_seat(h, 0)
         positions.append(h.ok(cmd="get_position")["position"])
-        counts.append(len(h.engine._undo))
         move = h.ok(cmd="legal")["moves"][-1]["action"]
         h.ok(cmd="apply", moves=[move])
         h.ok(cmd="status")
@@ -465,31 +469,29 @@ def test_undo_takes_back_the_connection_s_last_moves():
     assert h.ok(cmd="get_position")["position"] == positions[2]
     assert h.ok(cmd="undo", count=2)["undone"] == 2
     assert h.ok(cmd="get_position")["position"] == positions[0]
-    assert len(h.engine._undo) == counts[0]
+    assert h.ask(cmd="undo")["error"] == "not_now"  # nothing before the first of them
     # Busy during a search; after set_position there is nothing to take back.
-    h.engine.handle(json.dumps({"cmd": "best_move", "time_limit": 5, "id": "long"}))
+    h.send(cmd="best_move", time_limit=5, id="long")
     assert h.ask(cmd="undo")["error"] == "busy"
     h.ok(cmd="stop")
-    h.ask(id="long", cmd="status")  # the search's own reply comes first
-    while h.engine._search is not None:
-        time.sleep(0.01)
+    h.reply_to("long")  # the search's own reply
     h.ok(cmd="set_position", position=positions[0])
     assert h.ask(cmd="undo")["error"] == "not_now"
 
 
-def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_cards():
+def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_cards(proc):
     """A seat goes back to before its own last move; the reply is the status; the truth behind its
     view is drawn afresh (else undo and replay would sample the hidden cards again and again)."""
-    h = Harness()
-    h.ok(cmd="new_game", game="nutz", players=3, seat=1, seed=9)
+    h = proc
+    new = h.ok(cmd="new_game", game="nutz", players=3, seat=1, seed=9)
     rng = random.Random(2)
     changed = 0
     for _ in range(6):
         status = _until_seat(h, 1)
         if status["terminal"]:
             break
-        view = h.engine._state.information_state_string(1)
-        truth = h.engine._state.to_json()
+        view = truth(h, new).information_state_string(1)
+        before = truth(h, new).to_json()
         h.ok(cmd="apply", moves=[rng.choice(h.ok(cmd="legal")["moves"])["action"]])
         _until_seat(h, 1)
         a = h.ok(cmd="undo")
@@ -503,8 +505,8 @@ def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_card
             "returns": None,
             "searching": False,
         }
-        assert h.engine._state.information_state_string(1) == view
-        changed += h.engine._state.to_json() != truth
+        assert truth(h, new).information_state_string(1) == view
+        changed += truth(h, new).to_json() != before
         h.ok(cmd="apply", moves=[rng.choice(h.ok(cmd="legal")["moves"])["action"]])
     assert changed >= 3
 
@@ -512,12 +514,9 @@ def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_card
 # ----- limits for untrusted clients
 
 
-def test_limits_cap_searches_and_refuse_file_parameters():
-    h = Harness()
-    h.engine = Engine(
-        h._send,
-        limits=Limits(iterations=5000, time_limit=2, threads=1, max_nodes=10**5, search_seconds=0.3, file_params=False),
-    )
+def test_limits_cap_searches_and_refuse_file_parameters(transport):
+    limits = {"iterations": 5000, "time_limit": 2, "threads": 1, "max_nodes": 10**5, "search_seconds": 0.3}
+    h = connect(transport, "--limits", json.dumps(limits))
     err = h.ask(cmd="new_game", game="nutz", players=2, seat=0, params={"cards": "nutz_cards.json"})
     assert err["error"] == "bad_request" and "no files" in err["message"]
     h.ok(cmd="new_game", game="ritter", players=2, seat=0, params={"shout_resolution": "separate"})  # text by default
@@ -538,13 +537,14 @@ def test_limits_cap_searches_and_refuse_file_parameters():
     h.ok(cmd="new_game", game="nutz", players=2, seat=0, seed=1)  # level 10 there: 6,000 iterations
     to_decision(h)
     assert "at most" in h.ask(cmd="go", bot="level:10")["message"]
+    h.close()
 
 
 # ----- bad input
 
 
-def test_apply_is_all_or_nothing():
-    h = Harness()
+def test_apply_is_all_or_nothing(proc):
+    h = proc
     h.ok(cmd="new_game", game="auf_die_nuesse", seed=8)
     to_decision(h)
     before = h.ok(cmd="get_position")["position"]
@@ -621,8 +621,8 @@ IN_GAME = [
 ]
 
 
-def test_malformed_lines_and_requests_get_clear_errors():
-    h = Harness()
+def test_malformed_lines_and_requests_get_clear_errors(proc):
+    h = proc
     for cmd in NO_GAME:
         err = h.ask(cmd=cmd)
         assert (err["type"], err["error"], err["command"]) == ("error", "no_game", cmd), err
@@ -750,14 +750,3 @@ def test_fuzz_of_malformed_lines(proc):
     assert not internal, internal[:3]
     code, err = proc.finish()
     assert code == 0 and "Traceback" not in err
-
-
-def test_engine_class_survives_the_same_fuzz():
-    h = Harness()
-    for line in _fuzz_lines(seed=7, count=300):
-        n = len(h.replies)
-        h.engine.handle(line)
-        assert len(h.replies) > n or h.engine._search is not None, line
-    h.engine.close()
-    assert not [r for r in h.replies if r.get("error") == "internal"]
-    assert h.ok(cmd="hello")

@@ -70,7 +70,7 @@ def test_a_card_set_is_read_only_from_a_regular_file_of_bounded_size(tmp_path):
         worker.join(PATIENCE)
         assert not worker.is_alive(), f"load_game(cards={path!r}) did not return"
         assert len(outcome) == 1 and type(outcome[0]) is ValueError, (path, outcome)
-        assert problem in str(outcome[0]) and "card set" in str(outcome[0]), (path, outcome[0])
+        assert problem in str(outcome[0]) and "nutz: cards" in str(outcome[0]), (path, outcome[0])
     deep: list = []
     for _ in range(100_000):
         deep = [deep]

@@ -172,17 +172,19 @@ def test_bad_expectimax_options_are_value_errors(options):
         nutcore.best_move(state, algorithm="expectimax", **options)
 
 
-def test_native_search_functions_check_their_own_arguments():
-    # The private entry points are called with checked values by best_move, and check again.
+def test_the_native_entry_point_checks_its_own_arguments():
+    # best_move crosses into C++ once, with its settings as given: C++ checks every one.
     _, state = decision_state()
-    with pytest.raises(ValueError):
-        _core.mcts_search(state, 2**63, 0.0, 1.0, 1, 1, True, 10**6)
-    with pytest.raises(ValueError):
-        _core.mcts_search(state, 10, 0.0, 1.0, -1, 1, True, 10**6)
-    with pytest.raises(ValueError):
-        _core.expectimax_search(state, 2, 0.0, True, False)
-    with pytest.raises(ValueError):
-        _core.expectimax_search(state, True, 250.0, True, False)
+    for settings in (
+        {"iterations": 2**63},
+        {"seed": -1},
+        {"algorithm": "expectimax", "bound": 0.0},
+        {"algorithm": "expectimax", "depth": True},
+        {"algorithm": "mcts", "determinizations": 3},
+        {"algorithm": None},
+    ):
+        with pytest.raises(ValueError):
+            _core.best_move(state, settings)
 
 
 def test_numpy_integers_work_wherever_ints_do():

@@ -158,15 +158,14 @@ def swap_for_twin(engine, seat: int, rng: random.Random) -> tuple[bool, list[str
     """Replaces the engine's true state by another that `seat` cannot tell from it. Returns whether
     the two differ, and the lines of the true state's full text board that the other lacks (what
     depends on cards the seat has not seen: the page must never show them)."""
-    with engine._lock:
-        state = engine._state
-        view = state.information_state_string(seat)
-        for _ in range(30):
-            world = state.resample_from_infostate(seat, rng.getrandbits(62))
-            if world.information_state_string(seat) == view:
-                engine._state = world
-                other = set(str(world).splitlines())
-                return str(world) != str(state), [line for line in str(state).splitlines() if line not in other]
+    state = engine._truth()
+    view = state.information_state_string(seat)
+    for _ in range(30):
+        world = state.resample_from_infostate(seat, rng.getrandbits(62))
+        if world.information_state_string(seat) == view:
+            engine._replace_truth(world)
+            other = set(str(world).splitlines())
+            return str(world) != str(state), [line for line in str(state).splitlines() if line not in other]
     return False, []
 
 
@@ -253,13 +252,12 @@ def test_the_twin_check_catches_a_page_that_shows_the_truth(page, server):
     """The check above can fail: a page that draws the true state (as a host would) differs."""
     start(page, "nutz", ["human", "greedy"], GAMES["nutz"])
     engine = engine_of(server[1])
-    with engine._lock:
-        truth = str(engine._state)
+    truth = str(engine._truth())
     page.evaluate("t => { document.getElementById('text-board').textContent = t; }", truth)
     before = page_snapshot(page)
     differ, secret = swap_for_twin(engine, 0, random.Random(5))
     assert differ
-    page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(engine._state))
+    page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(engine._truth()))
     assert page_snapshot(page) != before
     assert any(line in before for line in secret)
 
@@ -320,13 +318,11 @@ def test_hot_seat_hides_the_board_between_two_humans(page, server):
     engine = engine_of(server[1])
     assert engine._seat is None  # the page hosts the game
     for _ in range(4):
-        with engine._lock:
-            seat = engine._state.current_player()
+        seat = engine._truth().current_player()
         n = renders(page)
         page.click("#curtain-button")
         assert wait_settled(page, n) == "move"
-        with engine._lock:
-            view = engine._state.information_state_string(seat)
+        view = engine._truth().information_state_string(seat)
         assert page.text_content("#text-board") == view  # that seat's view, nothing more
         assert page.is_disabled("#save")
         n = renders(page)

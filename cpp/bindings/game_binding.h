@@ -1,12 +1,14 @@
-// One template binds every game: type erasure happens here, once, at the Python boundary.
-// Everything reachable from Python is checked: bad input raises ValueError and leaves the state
-// unchanged; nothing aborts the interpreter.
+// One template binds every declared game: its game and state classes over the engine's models
+// (engine/model.h), whose base classes (_AnyGame, _AnyState) the generic bindings take. Everything
+// reachable from Python is checked: bad input raises ValueError and leaves the state unchanged;
+// nothing aborts the interpreter.
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +17,7 @@
 
 #include "bindings/boundary.h"
 #include "core/game_concept.h"
+#include "engine/model.h"
 #include "search/random_playout.h"
 
 namespace nutcore::bindings {
@@ -45,94 +48,6 @@ inline Json json_from_py(const py::handle& obj) {
 }
 inline py::object json_to_py(const Json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
-// Two games are equal when their parameters are (games are immutable values).
-template <typename G>
-bool same_game(const std::shared_ptr<const G>& a, const std::shared_ptr<const G>& b) {
-  return a == b || a->params_json().dump() == b->params_json().dump();
-}
-
-template <GameConcept G>
-struct PyState {
-  std::shared_ptr<const G> game;
-  typename G::StateType state;
-  std::vector<Action> history;
-
-  bool is_legal(Action a) const {
-    if (game->is_chance(state)) {
-      typename G::Chances outcomes;
-      game->chance_outcomes(state, outcomes);
-      for (const auto& o : outcomes)
-        if (o.action == a && o.probability > 0) return true;
-      return false;
-    }
-    typename G::Actions legal;
-    game->legal_actions(state, legal);
-    for (Action b : legal)
-      if (a == b) return true;
-    return false;
-  }
-
-  std::vector<Action> legal_actions() const {
-    typename G::Actions legal;
-    game->legal_actions(state, legal);
-    return std::vector<Action>(legal.begin(), legal.end());
-  }
-
-  std::vector<std::pair<Action, double>> chance_outcomes() const {
-    typename G::Chances outcomes;
-    game->chance_outcomes(state, outcomes);
-    std::vector<std::pair<Action, double>> out;
-    for (const auto& o : outcomes) out.emplace_back(o.action, o.probability);
-    return out;
-  }
-
-  // Every bad action, whatever its type or size, is a ValueError that lists the legal ones.
-  void apply_action(const py::handle& action) {
-    Action a = -1;
-    try {
-      a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
-    } catch (const std::invalid_argument&) {
-      a = -1;  // not an action id at all: reported below with the legal ones
-    }
-    const std::string shown = py_repr(action) + (PyBool_Check(action.ptr()) ? " (a bool, not an action id)" : "");
-    if (a < 0 || !is_legal(a)) {
-      std::ostringstream msg;
-      msg << "illegal action " << shown;
-      if (a >= 0) msg << " (" << game->action_to_string(a) << ")";
-      msg << " in " << G::kName << "; ";
-      if (game->is_terminal(state)) {
-        msg << "the game is over";
-      } else {
-        msg << (game->is_chance(state) ? "chance outcomes" : "legal actions") << ": [";
-        bool first = true;
-        auto add = [&](Action b) {
-          msg << (first ? "" : ", ") << b << " (" << game->action_to_string(b) << ")";
-          first = false;
-        };
-        if (game->is_chance(state))
-          for (const auto& o : chance_outcomes()) add(o.first);
-        else
-          for (Action b : legal_actions()) add(b);
-        msg << "]";
-      }
-      throw std::invalid_argument(msg.str());
-    }
-    game->apply(state, a);
-    history.push_back(a);
-  }
-
-  std::vector<double> returns() const {
-    double values[G::kMaxNumPlayers];
-    game->returns(state, values);
-    return std::vector<double>(values, values + game->num_players());
-  }
-  std::vector<int> scores() const {
-    int points[G::kMaxNumPlayers];
-    game->scores(state, points);
-    return std::vector<int>(points, points + game->num_players());
-  }
-};
-
 // n games from `start` to the end, each by `play(game, state, rng)` (which returns its length),
 // inside C++ with the GIL released: (returns, lengths) as numpy arrays. Game i uses a generator
 // seeded from (seed, i), so results do not depend on how the work is split.
@@ -157,104 +72,136 @@ py::tuple playouts(const std::shared_ptr<const G>& game, const typename G::State
   return py::make_tuple(returns, lengths);
 }
 
-template <GameConcept G>
+// A Python game object: the engine's model of a declared game (immutable, shared by its states).
+template <typename D>
 struct PyGame {
-  std::shared_ptr<const G> game;
+  std::shared_ptr<const engine::GameModel<D>> model;
 
-  PyState<G> wrap(const typename G::StateType& s) const { return PyState<G>{game, s, {}}; }
+  using State = engine::StateModel<D>;
+  State wrap(const typename D::Game::StateType& s) const { return State(model, s); }
 
   // n random games played inside C++ (playouts above).
   py::tuple random_playouts(const py::handle& n_arg, const py::handle& seed_arg_, const py::handle& from) const {
     const int64_t n = int_arg(n_arg, "random_playouts: n", 0, int64_t{1} << 40);
     const uint64_t seed = seed_arg(seed_arg_);
-    auto start = game->new_initial_state();
+    auto start = model->rules().new_initial_state();
     if (!from.is_none()) {
-      if (!py::isinstance<PyState<G>>(from))
-        throw std::invalid_argument(std::string("random_playouts: state must be a ") + G::kName + " state");
-      const PyState<G>& s = from.cast<const PyState<G>&>();
-      if (!same_game(s.game, game))
+      if (!py::isinstance<State>(from))
+        throw std::invalid_argument(std::string("random_playouts: state must be a ") + D::Game::kName + " state");
+      const State& s = from.cast<const State&>();
+      if (!s.game().same_as(*model))
         throw std::invalid_argument("random_playouts: the state belongs to another game (other parameters)");
-      start = s.state;
+      start = s.state();
     }
-    return playouts(game, start, n, seed, [](const G& g, auto& state, Rng& rng) { return random_playout(g, state, rng); });
+    return playouts(model->rules_ptr(), start, n, seed,
+                    [](const typename D::Game& g, auto& state, Rng& rng) { return random_playout(g, state, rng); });
   }
 };
 
-// Binds a game and its state; returns the state class, for the game's own attributes.
-template <GameConcept G>
-py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const char* state_class) {
-  using S = PyState<G>;
-  using PG = PyGame<G>;
-  py::class_<S> state_cls(m, state_class);
+// "AufDieNuesse" for auf_die_nuesse: the prefix of a game's Python class names.
+inline std::string class_prefix(const std::string& name) {
+  std::string out;
+  bool upper = true;
+  for (char c : name) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out;
+}
+
+// Binds a declared game and its state; returns the state class, for the game's own attributes.
+template <typename D>
+py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
+  using G = typename D::Game;
+  using S = engine::StateModel<D>;
+  using PG = PyGame<D>;
+  const engine::GameInfo& info = engine::game_info(G::kName);
+  const std::string prefix = class_prefix(G::kName);
+  py::class_<S, engine::AnyState> state_cls(m, (prefix + "State").c_str());
   state_cls
-      .def("current_player", [](const S& s) { return s.game->current_player(s.state); })
-      .def("is_chance_node", [](const S& s) { return s.game->is_chance(s.state); })
-      .def("is_terminal", [](const S& s) { return s.game->is_terminal(s.state); })
+      .def("current_player", &S::current_player)
+      .def("is_chance_node", &S::is_chance_node)
+      .def("is_terminal", &S::is_terminal)
       .def("legal_actions", &S::legal_actions)
       .def("chance_outcomes", &S::chance_outcomes)
-      .def("apply_action", &S::apply_action, py::arg("action"))
-      .def("action_to_string", [](const S& s, const py::handle& a) {
-        return s.game->action_to_string(static_cast<Action>(int_arg(a, "action", 0, G::kNumDistinctActions - 1)));
+      // Every bad action, whatever its type or size, is a ValueError that lists the legal ones.
+      .def("apply_action", [](S& s, const py::handle& action) {
+        Action a = -1;
+        try {
+          a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
+        } catch (const std::invalid_argument&) {
+          a = -1;  // not an action id at all: reported with the legal ones
+        }
+        if (a < 0 || !s.is_legal(a)) {
+          const std::string shown = py_repr(action) + (PyBool_Check(action.ptr()) ? " (a bool, not an action id)" : "");
+          throw std::invalid_argument(s.illegal_action_message(shown, a));
+        }
+        s.apply_action(a);
       }, py::arg("action"))
-      .def("string_to_action", [](const S& s, const std::string& text) { return s.game->string_to_action(text); }, py::arg("text"))
+      .def("action_to_string", [](const S& s, const py::handle& a) {
+        return s.action_to_string(static_cast<Action>(int_arg(a, "action", 0, G::kNumDistinctActions - 1)));
+      }, py::arg("action"))
+      .def("string_to_action", &S::string_to_action, py::arg("text"))
       .def("returns", &S::returns)
       .def("scores", &S::scores)
-      .def("history", [](const S& s) { return s.history; })
+      .def("history", [](const S& s) { return s.history(); })
       // For the tests of random_playout's contract: (the uniform action playouts draw, the one
       // drawn from the listed legal actions) from generators seeded alike.
       .def("_random_action_pair", [](const S& s, const py::handle& seed_obj) {
-        if (s.game->is_terminal(s.state) || s.game->is_chance(s.state))
-          throw py::value_error("_random_action_pair needs a decision node");
+        if (s.is_terminal() || s.is_chance_node()) throw py::value_error("_random_action_pair needs a decision node");
         const uint64_t seed = seed_arg(seed_obj);
         Rng listed(seed), drawn(seed);
-        const Action by_list = random_action_by_listing(*s.game, s.state, listed);
+        const Action by_list = random_action_by_listing(s.rules(), s.state(), listed);
         Action by_game;
-        if constexpr (HasRandomAction<G>) by_game = s.game->random_action(s.state, drawn);
-        else by_game = random_action_by_listing(*s.game, s.state, drawn);
+        if constexpr (HasRandomAction<G>) by_game = s.rules().random_action(s.state(), drawn);
+        else by_game = random_action_by_listing(s.rules(), s.state(), drawn);
         return py::make_tuple(by_game, by_list, drawn.next() == listed.next());
       }, py::arg("seed"))
       // For the test of sample_chance's contract: the outcome it draws from a generator seeded so
       // (chance_outcomes gives the probabilities it must follow).
       .def("_sample_chance", [](const S& s, const py::handle& seed_obj) {
-        if (!s.game->is_chance(s.state)) throw py::value_error("_sample_chance needs a chance node");
+        if (!s.is_chance_node()) throw py::value_error("_sample_chance needs a chance node");
         Rng rng(seed_arg(seed_obj));
-        return s.game->sample_chance(s.state, rng);
+        return s.rules().sample_chance(s.state(), rng);
       }, py::arg("seed"))
       .def("clone", [](const S& s) { return s; })
       .def("__copy__", [](const S& s) { return s; })
       .def("__deepcopy__", [](const S& s, py::dict) { return s; }, py::arg("memo"))
-      .def("serialize", [](const S& s) { return py::bytes(s.game->serialize(s.state)); })
-      .def("get_game", [](const S& s) { return PG{s.game}; }, "The game this state belongs to.")
+      .def("serialize", [](const S& s) { return py::bytes(s.serialize()); })
+      .def("get_game", [](const S& s) { return PG{s.model()}; }, "The game this state belongs to.")
       // Pickles as (game, compact encoding, history); unpickling goes through the validated loader.
       .def("__reduce__", [](const S& s) {
         return py::make_tuple(py::module_::import("nutcore.games").attr("_state_from_pickle"),
-                              py::make_tuple(PG{s.game}, py::bytes(s.game->serialize(s.state)), s.history));
+                              py::make_tuple(PG{s.model()}, py::bytes(s.serialize()), s.history()));
       })
       // For unpickling only: a history is a list of action ids, checked one by one.
       .def("_set_history", [](S& s, const py::list& actions) {
         std::vector<Action> checked;
         for (const auto& a : actions)
           checked.push_back(static_cast<Action>(int_arg(a, "history action", 0, G::kNumDistinctActions - 1)));
-        s.history = std::move(checked);
+        s.set_history(std::move(checked));
       }, py::arg("actions"))
-      .def("to_json", [](const S& s) { return json_to_py(s.game->to_json(s.state)); })
-      .def("__str__", [](const S& s) { return s.game->to_string(s.state); })
+      .def("to_json", [](const S& s) { return json_to_py(s.to_json()); })
+      .def("__str__", &S::to_string)
       .def("__repr__", [](const S& s) {
-        return std::string("<") + G::kName + " state, current player " + std::to_string(s.game->current_player(s.state)) + ">";
+        return std::string("<") + G::kName + " state, current player " + std::to_string(s.current_player()) + ">";
       })
       // Anything but a state of the same game type: NotImplemented, so that Python answers False.
       .def("__eq__", [](const S& a, const py::object& other) -> py::object {
         if (!py::isinstance<S>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        const S& b = other.cast<const S&>();
-        return py::bool_(a.state == b.state && same_game(a.game, b.game));
+        return py::bool_(a.equals(other.cast<const S&>()));
       }, py::arg("other"), py::is_operator());
   // Information sets (docs/information.md): what a seat knows, never more.
   auto seat = [](const S& s, const py::handle& player) {
-    return static_cast<int>(int_arg(player, "player", 0, s.game->num_players() - 1));
+    return static_cast<int>(int_arg(player, "player", 0, s.game().num_players() - 1));
   };
   // Memory is perfect: what a seat observes and its information state are one text.
   const auto information_text = [seat](const S& s, const py::handle& player) {
-    return s.game->information_string(s.state, seat(s, player));
+    return s.information_string(seat(s, player));
   };
   state_cls
       .def("information_state_string", information_text, py::arg("player"),
@@ -262,33 +209,29 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
       .def("observation_string", information_text, py::arg("player"),
            "What `player` observes; with perfect memory the same as information_state_string.")
       .def("observation_json", [seat](const S& s, const py::handle& player) {
-        return json_to_py(s.game->view_json(s.state, seat(s, player)));
+        return json_to_py(s.view_json(seat(s, player)));
       }, py::arg("player"),
          "The position as `player` knows it: to_json's data with what it has not seen marked \"hidden\".")
       .def("information_key", [seat](const S& s, const py::handle& player) {
-        return s.game->information_key(s.state, seat(s, player));
+        return s.information_key(seat(s, player));
       }, py::arg("player"), "A 64-bit hash of information_state_string(player), as search uses it.")
       .def("observation_tensor", [seat](const S& s, const py::handle& player) {
         const int p = seat(s, player);
-        py::array_t<float> out(s.game->observation_tensor_size());
-        s.game->observation_tensor(s.state, p, out.mutable_data());
+        py::array_t<float> out(s.game().observation_tensor_size());
+        s.observation_tensor(p, out.mutable_data());
         return out;
       }, py::arg("player"), "What `player` observes, as float32 (shape: game.observation_tensor_shape()).")
       .def("resample_from_infostate", [seat](const S& s, const py::handle& player, const py::handle& seed) {
         const int p = seat(s, player);
         Rng rng(seed_arg(seed));
-        return S{s.game, s.game->resample(s.state, p, rng), {}};
+        return S(s.model(), s.rules().resample(s.state(), p, rng));
       }, py::arg("player"), py::arg("seed") = 0,
          "A full state drawn from the posterior given what `player` knows (its history is empty).")
       .def("forget", [seat](const S& s, const py::handle& player, const py::handle& recall_obj, const py::handle& seed) {
         const int p = seat(s, player);
         const double recall = float_arg(recall_obj, "forget: recall", 0.0, 1.0);
-        if constexpr (HasForget<G>) {
-          Rng rng(seed_arg(seed));
-          return S{s.game, s.game->forget(s.state, p, recall, rng), s.history};
-        } else {
-          return s;  // nothing to remember: every fact stays on the table
-        }
+        auto remembered = s.forget(p, recall, seed_arg(seed));
+        return S(static_cast<const S&>(*remembered));
       }, py::arg("player"), py::arg("recall"), py::arg("seed") = 0,
          "The state as `player` might remember it: each fact it had to memorise kept with probability "
          "`recall` (bots with imperfect memory; not a rule). A belief, not a position of this game.");
@@ -296,40 +239,51 @@ py::class_<PyState<G>> bind_game(py::module_& m, const char* game_class, const c
   // States are mutable: unhashable, as lists are.
   state_cls.attr("__hash__") = py::none();
   state_cls.attr("game_name") = G::kName;
+  // What the generic layers ask of a game, from its declaration.
+  py::list algorithms;
+  for (int i = 0; i < kNumAlgorithms; ++i)
+    if (info.algorithms.has(static_cast<Algorithm>(i))) algorithms.append(kAlgorithmNames[i]);
+  state_cls.attr("algorithms") = py::tuple(algorithms);
+  state_cls.attr("whole_game_solver") = info.whole_game_solver;
 
-  py::class_<PG>(m, game_class)
-      .def(py::init([](const py::dict& params) {
-        return PG{std::make_shared<const G>(G(G::params_from_json(json_from_py(params))))};
+  py::class_<PG>(m, (prefix + "Game").c_str())
+      .def(py::init([info](const py::dict& params) {
+        return PG{std::static_pointer_cast<const engine::GameModel<D>>(engine::GameModel<D>::load(json_from_py(params), info))};
       }), py::arg("params"))
       .def_property_readonly_static("name", [](py::object) { return G::kName; })
+      .def_property_readonly_static("title", [](py::object) { return D::kTitle; })
       .def_property_readonly_static("hidden_information", [](py::object) { return G::kHiddenInformation; })
-      .def("num_players", [](const PG& g) { return g.game->num_players(); })
+      .def("num_players", [](const PG& g) { return g.model->num_players(); })
       .def("num_distinct_actions", [](const PG&) { return G::kNumDistinctActions; })
       // Chance outcomes are numbered in the same space as actions (docs/rules/<game>.md).
       .def("max_chance_outcomes", [](const PG&) { return G::kNumDistinctActions; },
            "A bound on chance outcome ids (they share the action ids' range).")
-      .def("max_game_length", [](const PG& g) { return g.game->max_game_length(); },
+      .def("max_game_length", [](const PG& g) { return g.model->max_game_length(); },
            "An upper bound on the actions in one game, chance outcomes included.")
-      .def("observation_tensor_shape", [](const PG& g) { return std::vector<int>{g.game->observation_tensor_size()}; })
-      .def_property_readonly("params", [](const PG& g) { return json_to_py(g.game->params_json()); })
-      .def("new_initial_state", [](const PG& g) { return g.wrap(g.game->new_initial_state()); })
-      .def("state_from_json", [](const PG& g, const py::object& d) { return g.wrap(g.game->from_json(json_from_py(d))); }, py::arg("data"))
+      .def("observation_tensor_shape", [](const PG& g) { return std::vector<int>{g.model->observation_tensor_size()}; })
+      .def_property_readonly("params", [](const PG& g) { return json_to_py(g.model->params_json()); })
+      .def("new_initial_state", [](const PG& g) { return g.wrap(g.model->rules().new_initial_state()); })
+      .def("state_from_json", [](const PG& g, const py::object& d) {
+        return g.wrap(g.model->rules().from_json(json_from_py(d)));
+      }, py::arg("data"))
       .def("deserialize_state", [](const PG& g, const py::handle& b) {
-        return g.wrap(g.game->deserialize(bytes_arg(b, "deserialize_state: data")));
+        return g.wrap(g.model->rules().deserialize(bytes_arg(b, "deserialize_state: data")));
       }, py::arg("data"))
       .def("random_playouts", &PG::random_playouts, py::arg("n"), py::arg("seed") = 0, py::arg("state") = py::none(),
            "n uniformly random games to the end, from the initial state or from `state`: (returns, lengths).")
-      .def("__repr__", [](const PG& g) { return std::string("<nutcore game ") + G::kName + ", " + std::to_string(g.game->num_players()) + " players>"; })
+      .def("__repr__", [](const PG& g) {
+        return std::string("<nutcore game ") + G::kName + ", " + std::to_string(g.model->num_players()) + " players>";
+      })
       // Games are immutable values: equal when their parameters are, and hashable.
       .def("__eq__", [](const PG& a, const py::object& other) -> py::object {
         if (!py::isinstance<PG>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(same_game(a.game, other.cast<const PG&>().game));
+        return py::bool_(a.model->same_as(*other.cast<const PG&>().model));
       }, py::arg("other"), py::is_operator())
-      .def("__hash__", [](const PG& g) { return py::hash(py::str(g.game->params_json().dump())); })
+      .def("__hash__", [](const PG& g) { return py::hash(py::str(g.model->params_json().dump())); })
       // Pickles as its name and parameters, through load_game (which validates them).
       .def("__reduce__", [](const PG& g) {
         return py::make_tuple(py::module_::import("nutcore.games").attr("_game_from_pickle"),
-                              py::make_tuple(G::kName, json_to_py(g.game->params_json())));
+                              py::make_tuple(G::kName, json_to_py(g.model->params_json())));
       })
       .def("__copy__", [](const PG& g) { return g; })
       .def("__deepcopy__", [](const PG& g, py::dict) { return g; }, py::arg("memo"));

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings/boundary.h"
+#include "bindings/engine_binding.h"
 #include "core/types.h"
 
 // One line per game in games.inc, which CMake writes from its NUTCORE_GAMES list: each game's
@@ -38,6 +39,7 @@ PYBIND11_MODULE(_core, m) {
       }, "The root statistics of the MCTS or ISMCTS search using this token, as it runs (every 0.2 s; its "
          "first thread's share with several threads), or None before its first report.");
   py::register_exception<nutcore::Stopped>(m, "SearchStopped");
+  nutcore::bindings::bind_engine(m);  // first: the games' classes derive from its _AnyState
 #define NUTCORE_GAME(name) nutcore::bindings::bind_##name(m);
 #include "games.inc"
 #undef NUTCORE_GAME

@@ -31,8 +31,8 @@ concept HasEvaluation = requires(const G& g, const typename G::StateType& s, dou
 };
 
 struct ExpectimaxOptions {
-  int depth = 4;
-  double bound = 1e6;  // |eval_i| <= bound; used by Star1 (two players)
+  int depth = 3;
+  double bound = 250.0;  // |eval_i| <= bound; used by Star1 (two players)
   bool pruning = true;
   // Star2 probing: correct, but on Auf die Nüsse! it costs more nodes than it saves (bench/RESULTS.md).
   bool star2 = false;

@@ -39,13 +39,15 @@
 
 namespace nutcore {
 
+// Every search option's default is written here and in IsmctsOptions, PimcOptions and
+// ExpectimaxOptions, once: the engine (engine/settings.cc) reads its defaults off these structs.
 struct MctsOptions {
   long iterations = 1000;         // per search, over all threads; 0: no iteration limit
   double time_limit = 0.0;        // seconds; 0: no time limit (at least one limit must be set)
   double exploration = 1.0;       // the UCT constant C (returns are win shares in [0, 1])
   uint64_t seed = 0;
   int threads = 1;
-  bool heuristic_rollouts = false;  // playouts by the game's rollout_action() when it has one
+  bool heuristic_rollouts = true;  // playouts by the game's rollout_action() when it has one
   // Progressive widening, for nodes with hundreds of moves: a decision node visited n times chooses
   // among only its first ceil(widening * sqrt(n + 1)) children, in the game's order_actions() order
   // (best first); more open as it is visited more. 0: all children from the start. Games without

@@ -267,7 +267,15 @@ def _bench(args: argparse.Namespace) -> int:
 def _engine(args: argparse.Namespace) -> int:
     from nutcore.engine import Limits, run_stdio
 
-    return run_stdio(limits=Limits(file_params=args.allow_files))
+    limits = json.loads(args.limits) if args.limits else {}
+    if not isinstance(limits, dict):
+        raise ValueError('--limits takes a JSON object, as nutcore.engine.Limits: {"iterations": 100000, ...}')
+    limits.update({"file_params": True} if args.allow_files else {})
+    limits.update({"test_hooks": True} if args.test_hooks else {})
+    try:
+        return run_stdio(limits=Limits(**limits))
+    except TypeError as e:
+        raise ValueError(f"--limits: {e}") from None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -363,6 +371,10 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="let the client name files for the engine to read (a game parameter such as a card set's path)",
     )
+    p.add_argument(
+        "--limits", help='caps on what the client may ask, as nutcore.engine.Limits: {"iterations": 100000, ...}'
+    )
+    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)  # the test suites' view of the truth
     p.set_defaults(run=_engine)
 
     p = sub.add_parser("serve", help="the web page: play and watch in the browser (needs nutcore[web])")

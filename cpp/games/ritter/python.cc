@@ -1,22 +1,9 @@
-// Die Ritter von der Haselnuss in nutcore._core: the common bindings, and what the generic layers
-// ask of a game (its algorithms, what "auto" picks), answered here so that they name no game.
-#include "bindings/game_binding.h"
+// Die Ritter von der Haselnuss in nutcore._core: its classes and policies, from its declaration.
 #include "bindings/search_binding.h"
-#include "games/ritter/heuristic.h"
-#include "games/ritter/ritter.h"
+#include "games/ritter/declaration.h"
 
 namespace nutcore::bindings {
 
-void bind_ritter(py::module_& m) {
-  using S = PyState<ritter::Game>;
-  static_assert(GameConcept<ritter::Game>);
-  auto state_cls = bind_game<ritter::Game>(m, "RitterGame", "RitterState");
-  bind_search<ritter::Game>(m);
-  // Hidden information: only the searches that play from the seat's information set.
-  state_cls.attr("algorithms") = py::make_tuple("ismcts", "pimc");
-  state_cls.attr("whole_game_solver") = false;
-  m.def("auto_algorithm", [](const S&) { return "ismcts"; }, py::arg("state"));
-  m.def("solver_applies", [](const S&) { return false; }, py::arg("state"), "Ritter has no exact solver.");
-}
+void bind_ritter(py::module_& m) { bind_declared_game<declare::ritter>(m); }
 
 }  // namespace nutcore::bindings

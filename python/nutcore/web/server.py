@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from nutcore.engine import MAX_LINE_BYTES, Engine, Limits, SearchSlots, encode_reply
+from nutcore.engine import MAX_LINE_BYTES, Engine, Limits, SearchSlots
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -131,11 +131,11 @@ class _Connection:
     def __init__(self, websocket: WebSocket, loop: asyncio.AbstractEventLoop, replies: asyncio.Queue):
         app_state = websocket.app.state
 
-        def send(reply: dict) -> None:
-            # From the engine's threads: encoded there, sent by the event loop alone.
-            loop.call_soon_threadsafe(replies.put_nowait, encode_reply(reply))
+        def send(line: str) -> None:
+            # From the engine's threads: sent by the event loop alone.
+            loop.call_soon_threadsafe(replies.put_nowait, line)
 
-        self.engine = Engine(send, limits=app_state.limits, slots=app_state.slots)
+        self.engine = Engine(send, limits=app_state.limits, slots=app_state.slots, text=True)
         self._loop, self._replies = loop, replies
         self._requests: queue.SimpleQueue = queue.SimpleQueue()
         self._pending = 0  # requests put and not yet handled
@@ -168,6 +168,7 @@ class _Connection:
         """The client has gone: its search is stopped (its reply goes nowhere) and the thread ends
         after the request it is handling. Nothing here waits."""
         self._requests.put(None)
+        self.engine.drop()
         self.engine.close(wait=False)
 
 
@@ -232,12 +233,11 @@ def _stop_all(app_state, seconds: float) -> None:
     """Stops every connection's search and waits up to `seconds` for them to end."""
     engines = list(app_state.engines)
     for engine in engines:
+        engine.drop()
         engine.close(wait=False)
     deadline = time.monotonic() + seconds
-    for engine in engines:
-        thread = engine.searching_thread()
-        if thread is not None:
-            thread.join(max(0.0, deadline - time.monotonic()))
+    while any(engine.searching for engine in engines) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def create_app(

@@ -1,0 +1,26 @@
+// The generic engine bindings (engine_binding.cc), and what other bindings share of them.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "engine/any.h"
+
+namespace nutcore::bindings {
+
+namespace py = pybind11;
+
+// nutcore.SearchTree's native part: a kept search, made anew when the game changes.
+struct KeptTree {
+  std::shared_ptr<const engine::AnyGame> owner;
+  std::unique_ptr<engine::KeptSearch> kept;
+  int users = 0;  // searches using it now (counted under the GIL)
+  engine::KeptSearch* for_state(const engine::AnyState& state);
+};
+
+py::dict outcome_to_py(const engine::SearchOutcome& r);
+
+void bind_engine(py::module_& m);
+
+}  // namespace nutcore::bindings

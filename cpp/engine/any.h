@@ -1,0 +1,160 @@
+// Type erasure, once, below every door (Python, the protocol, the C ABI): any declared game and
+// any of its states behind one interface, with the searches, solvers and policies the game offers.
+// One virtual call per request, never per search node: a search runs inside the game's own
+// template instantiation (engine/model.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/json.h"
+#include "core/stop.h"
+#include "engine/declaration.h"
+#include "engine/settings.h"
+
+namespace nutcore::engine {
+
+// What the engine knows of a declared game without loading it.
+struct GameInfo {
+  std::string name;    // "auf_die_nuesse"
+  std::string title;   // "Auf die Nüsse!"
+  uint8_t tag = 0;     // the game tag of its serialized states
+  bool hidden_information = false;
+  bool whole_game_solver = false;
+  int min_players = 2, max_players = 4;
+  AlgorithmSet algorithms;
+  Json search_defaults;             // {"mcts": {...}} over the generic defaults
+  std::vector<std::string> levels;  // 10 bot specs, "" where the generic level applies
+};
+
+struct ActionStat {
+  Action action = -1;
+  std::string action_string;
+  long visits = -1;  // -1: none (the exact algorithms)
+  double value = 0.0;
+};
+
+// A search's answer, every door's: SearchResult.to_dict() in Python, the protocol's "result".
+struct SearchOutcome {
+  Action action = -1;
+  std::string action_string;
+  std::string algorithm;
+  std::vector<double> value;  // per seat; NaN where unknown (JSON: null)
+  std::vector<ActionStat> actions;
+  long iterations = -1;  // -1: none
+  long nodes = -1;
+  double elapsed = 0.0;
+  Json extra = Json::object();  // the algorithm's extras, in order (stopped, seed, ...)
+  bool stopped() const;
+  Json to_json() const;
+};
+
+class AnyState;
+
+// A search kept between calls (tree reuse): made by a game for its tree search; later searches
+// of the same game go on from it (engine/model.h says when).
+class KeptSearch {
+ public:
+  virtual ~KeptSearch() = default;
+  virtual void clear() = 0;
+};
+
+class AnyGame {
+ public:
+  virtual ~AnyGame() = default;
+  virtual const GameInfo& info() const = 0;
+  virtual int num_players() const = 0;
+  virtual Json params_json() const = 0;
+  virtual int num_distinct_actions() const = 0;
+  virtual int64_t max_game_length() const = 0;
+  virtual int observation_tensor_size() const = 0;
+  virtual std::unique_ptr<AnyState> new_initial_state() const = 0;
+  // Validated loaders: std::invalid_argument for anything but a legal position of this game.
+  virtual std::unique_ptr<AnyState> state_from_json(const Json& data) const = 0;
+  virtual std::unique_ptr<AnyState> deserialize(const std::string& bytes) const = 0;
+  // An empty kept search for this game's tree search (MCTS, or ISMCTS on hidden information).
+  virtual std::unique_ptr<KeptSearch> new_kept_search() const = 0;
+  // Whether another game has the same parameters (games are values).
+  bool same_as(const AnyGame& other) const;
+};
+
+// A state of a declared game, with its history of actions. Every method that takes a seat or an
+// action checks it (std::invalid_argument), and a failed call changes nothing.
+class AnyState {
+ public:
+  virtual ~AnyState() = default;
+  virtual const AnyGame& game() const = 0;
+  virtual std::shared_ptr<const AnyGame> game_ptr() const = 0;
+  virtual std::unique_ptr<AnyState> clone() const = 0;
+
+  virtual int current_player() const = 0;
+  virtual bool is_chance_node() const = 0;
+  virtual bool is_terminal() const = 0;
+  virtual std::vector<Action> legal_actions() const = 0;
+  virtual std::vector<std::pair<Action, double>> chance_outcomes() const = 0;
+  virtual bool is_legal(Action a) const = 0;           // a legal action, or a chance outcome
+  virtual void apply_action(Action a) = 0;              // is_legal or std::invalid_argument
+  virtual std::string action_to_string(Action a) const = 0;
+  virtual Action string_to_action(const std::string& text) const = 0;
+  virtual std::vector<double> returns() const = 0;
+  virtual std::vector<int> scores() const = 0;
+  virtual const std::vector<Action>& history() const = 0;
+
+  virtual Json to_json() const = 0;
+  virtual std::string to_string() const = 0;
+  virtual std::string serialize() const = 0;
+  virtual bool equals(const AnyState& other) const = 0;
+
+  // Information sets (docs/information.md): what `seat` knows, never more.
+  virtual std::string information_string(int seat) const = 0;
+  virtual Json view_json(int seat) const = 0;
+  virtual uint64_t information_key(int seat) const = 0;
+  virtual void observation_tensor(int seat, float* out) const = 0;
+  virtual std::unique_ptr<AnyState> resample(int seat, uint64_t seed) const = 0;
+  // The state as `seat` might remember it (bots with imperfect memory); itself if the game asks
+  // nothing to be remembered.
+  virtual std::unique_ptr<AnyState> forget(int seat, double recall, uint64_t seed) const = 0;
+
+  // What the generic layers ask of the game here.
+  virtual Algorithm auto_algorithm() const = 0;
+  virtual bool solver_applies() const = 0;
+  virtual Action greedy_action() const = 0;  // the game's greedy policy (uniform if it has none)
+
+  // A search from this decision node, on a copy (the state may change meanwhile): `kept` (may be
+  // null) is a tree to reuse, made by this game; `stop` and `progress` may be null.
+  virtual SearchOutcome search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop,
+                               SearchProgress* progress, KeptSearch* kept) const = 0;
+  // The exact solver (std::invalid_argument if the game has none).
+  virtual SearchOutcome solve(const StopFlag* stop) const = 0;
+
+  int checked_seat(int64_t seat, const std::string& what) const;
+};
+
+// The declared games (CMake's NUTCORE_GAMES, in that order) and loading one by name from its
+// parameters (players included). std::invalid_argument names the problem.
+const std::vector<GameInfo>& game_infos();
+const GameInfo& game_info(const std::string& name);
+std::shared_ptr<const AnyGame> load_game(const std::string& name, const Json& params);
+
+// A request made concrete at a state: the algorithm "auto" picks there, the settings it runs
+// with, and whether it can use a kept tree. Every check best_move makes, before any search:
+// std::invalid_argument names what is wrong (a terminal or chance node, an algorithm the game does
+// not offer, an option it does not take, a tree given to a search that keeps none).
+struct PreparedSearch {
+  ResolvedSearch settings;
+  bool tree_search = false;  // MCTS or ISMCTS: a kept tree can serve
+};
+PreparedSearch prepare_search(const AnyState& state, const SearchRequest& request, bool with_tree,
+                              const std::string& who = "best_move");
+
+// best_move's whole call: prepare_search, then the search. The seed is drawn from the system when
+// the request gives none. `kept`: a tree to reuse ("auto", MCTS and ISMCTS only).
+SearchOutcome best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
+                        SearchProgress* progress, KeptSearch* kept, const std::string& who = "best_move");
+
+uint64_t random_seed();  // from the system, for searches that give none
+
+}  // namespace nutcore::engine

@@ -1,0 +1,1280 @@
+// The engine protocol (protocol.h, docs/engine-protocol.md): reading lines, every command, the
+// seat views of games of hidden information, searches on the engine's own threads with progress
+// lines, stop, undo, the limits and the errors.
+#include "engine/protocol.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#endif
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+
+#ifndef NUTCORE_VERSION
+#define NUTCORE_VERSION "0.0.0"
+#endif
+
+namespace nutcore::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void refuse(const std::string& code, const std::string& message) {
+  throw ProtocolError{code, message, std::nullopt};
+}
+
+const std::vector<std::string>& command_names() {
+  static const std::vector<std::string> names = {"hello", "list_games", "new_game", "set_position", "get_position",
+                                                 "apply", "chance",     "legal",    "board",        "status",
+                                                 "best_move", "go",     "stop",     "undo",         "quit"};
+  return names;
+}
+
+// best_move's own fields; a search's options may not smuggle them in.
+const std::vector<std::string> kSearchFields = {"algorithm", "iterations", "time_limit", "threads", "seed"};
+
+bool valid_id(const Json& rid) {
+  const auto t = rid.type();
+  return t == Json::Type::kNull || t == Json::Type::kString || t == Json::Type::kInt || t == Json::Type::kDouble;
+}
+
+std::string type_names(const std::vector<Json::Type>& kinds) {
+  std::string out;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const char* name = "";
+    switch (kinds[i]) {
+      case Json::Type::kInt: name = "an integer"; break;
+      case Json::Type::kDouble: name = "a number"; break;
+      case Json::Type::kString: name = "a string"; break;
+      case Json::Type::kBool: name = "true or false"; break;
+      case Json::Type::kArray: name = "a list"; break;
+      case Json::Type::kObject: name = "an object"; break;
+      case Json::Type::kNull: name = "null"; break;
+    }
+    out += (i ? " or " : "") + std::string(name);
+  }
+  return out;
+}
+
+// msg[key] if it has one of the JSON types `kinds` (an integer is a number too), else an error;
+// nullptr when it is absent and optional.
+const Json* field(const Json& msg, const std::string& cmd, const std::string& key, std::vector<Json::Type> kinds,
+                  bool required = false, const std::string& what = "") {
+  const Json* v = msg.find(key);
+  if (!v) {
+    if (required) refuse("bad_request", cmd + ": missing field '" + key + "'" + (what.empty() ? "" : " (" + what + ")"));
+    return nullptr;
+  }
+  bool ok = std::find(kinds.begin(), kinds.end(), v->type()) != kinds.end();
+  if (!ok && v->type() == Json::Type::kInt)
+    ok = std::find(kinds.begin(), kinds.end(), Json::Type::kDouble) != kinds.end();
+  if (!ok) refuse("bad_request", cmd + ": " + key + " must be " + type_names(kinds) + ", got " + shown(*v));
+  return v;
+}
+
+// An integer field in [lo, hi]; `nullable`: null is allowed (and returned as nullopt, as absence).
+std::optional<int64_t> integer_field(const Json& msg, const std::string& cmd, const std::string& key, int64_t lo,
+                                     int64_t hi, bool nullable = false) {
+  std::vector<Json::Type> kinds = {Json::Type::kInt};
+  if (nullable) kinds.push_back(Json::Type::kNull);
+  const Json* v = field(msg, cmd, key, kinds);
+  if (!v || v->is_null()) return std::nullopt;
+  try {
+    return integer_in(*v, cmd + ": " + key, lo, hi);
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", e.what());
+  }
+}
+
+void allowed_fields(const Json& msg, const std::string& cmd, const std::vector<std::string>& allowed) {
+  std::vector<std::string> unknown;
+  for (const auto& [key, v] : msg.items("request")) {
+    (void)v;
+    if (key != "cmd" && key != "id" && std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      unknown.push_back(key);
+  }
+  if (unknown.empty()) return;
+  std::sort(unknown.begin(), unknown.end());
+  std::string list, known;
+  for (size_t i = 0; i < unknown.size(); ++i) list += (i ? ", '" : "'") + unknown[i] + "'";
+  for (size_t i = 0; i < allowed.size(); ++i) known += (i ? ", " : "") + allowed[i];
+  refuse("bad_request", cmd + ": unknown field(s) " + list + "; " +
+                            (allowed.empty() ? std::string("it takes no fields") : "its fields are " + known));
+}
+
+Json move_json(const AnyState& state, Action action) {
+  Json m = Json::object();
+  m.set("action", Json::integer(action));
+  m.set("action_string", Json::string(state.action_to_string(action)));
+  return m;
+}
+
+Json seat_or_null(int player) { return player >= 0 ? Json::integer(player) : Json::null(); }
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// A cap as Python printed it in its messages (a float keeps its ".0").
+std::string cap_text(double cap, bool integral) {
+  return integral ? std::to_string(static_cast<long>(cap)) : Json::number(cap).dump();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Limits and slots
+
+Limits Limits::from_json(const Json& j) {
+  Limits l;
+  for (const auto& [key, v] : j.items("limits")) {
+    const std::string what = "limits: " + key;
+    if (v.is_null()) continue;
+    if (key == "iterations") l.iterations = static_cast<long>(integer_in(v, what, 1, kMaxIterations));
+    else if (key == "time_limit") l.time_limit = real_in(v, what, false);
+    else if (key == "threads") l.threads = static_cast<int>(integer_in(v, what, 1, kMaxThreads));
+    else if (key == "max_nodes") l.max_nodes = static_cast<long>(integer_in(v, what, 1000, 2'000'000'000));
+    else if (key == "depth") l.depth = static_cast<int>(integer_in(v, what, 1, 64));
+    else if (key == "search_seconds") l.search_seconds = real_in(v, what, false);
+    else if (key == "searches") l.searches = static_cast<int>(integer_in(v, what, 1, 10'000));
+    else if (key == "file_params") l.file_params = flag_in(v, what);
+    else if (key == "nice") l.nice = static_cast<int>(integer_in(v, what, 0, 19));
+    else if (key == "test_hooks") l.test_hooks = flag_in(v, what);
+    else throw std::invalid_argument("limits: unknown key '" + key + "'");
+  }
+  return l;
+}
+
+Json Limits::to_json() const {
+  Json j = Json::object();
+  const auto cap = [&](const char* key, double v, bool integral) {
+    j.set(key, v > 0 ? (integral ? Json::integer(static_cast<int64_t>(v)) : Json::number(v)) : Json::null());
+  };
+  cap("iterations", static_cast<double>(iterations), true);
+  cap("time_limit", time_limit, false);
+  cap("threads", threads, true);
+  cap("max_nodes", static_cast<double>(max_nodes), true);
+  cap("depth", depth, true);
+  cap("search_seconds", search_seconds, false);
+  cap("searches", searches, true);
+  j.set("file_params", Json::boolean(file_params));
+  j.set("nice", Json::integer(nice));
+  j.set("test_hooks", Json::boolean(test_hooks));
+  return j;
+}
+
+SearchSlots::SearchSlots(int size) : size_(size) {
+  if (size < 1) throw std::invalid_argument("searches must be at least 1");
+}
+
+bool SearchSlots::acquire(const StopFlag& stop, const std::function<void()>& waiting, double interval) {
+  int ticket = 0;  // its address identifies this waiter
+  std::unique_lock<std::mutex> lock(mutex_);
+  waiting_.push_back(&ticket);
+  auto next_call = Clock::now() + std::chrono::duration<double>(interval);
+  bool got = false;
+  for (;;) {
+    if (waiting_.front() == &ticket && running_ < size_) {
+      ++running_;
+      got = true;
+      break;
+    }
+    if (stop.load()) break;
+    if (Clock::now() >= next_call) {
+      next_call = Clock::now() + std::chrono::duration<double>(interval);
+      if (waiting) {
+        lock.unlock();
+        waiting();
+        lock.lock();
+      }
+      continue;
+    }
+    cv_.wait_until(lock, next_call);  // woken by release() and wake()
+  }
+  waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &ticket));
+  cv_.notify_all();
+  return got;
+}
+
+void SearchSlots::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  --running_;
+  cv_.notify_all();
+}
+
+void SearchSlots::wake() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cv_.notify_all();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+
+Json parse_line(std::string line) {
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.size() > kMaxLineBytes)
+    refuse("bad_json", "line too long (" + std::to_string(line.size()) + " bytes; at most " +
+                           std::to_string(kMaxLineBytes) + ")");
+  size_t bad = 0;
+  if (!valid_utf8(line, &bad)) refuse("bad_json", "the line is not UTF-8 text (invalid byte at " + std::to_string(bad) + ")");
+  std::vector<std::string> duplicates;
+  Json msg;
+  try {
+    msg = Json::parse(line, &duplicates);
+  } catch (const std::invalid_argument& e) {
+    std::string why = e.what();
+    if (why.rfind("JSON: ", 0) == 0) why = why.substr(6);
+    if (why == "nested too deeply") refuse("bad_json", "the JSON is nested too deeply");
+    refuse("bad_json", "not valid JSON: " + why);
+  }
+  if (!duplicates.empty()) {
+    std::string keys;
+    bool id_repeated = false;
+    for (const auto& k : duplicates) {
+      keys += (keys.empty() ? "'" : ", '") + k + "'";
+      id_repeated |= k == "id";
+    }
+    std::optional<Json> rid;
+    if (msg.type() == Json::Type::kObject && !id_repeated)
+      if (const Json* id = msg.find("id")) rid = *id;
+    throw ProtocolError{"bad_request", "the request repeats the key(s) " + keys, rid};
+  }
+  return msg;
+}
+
+std::string encode_reply(const Json& reply) { return reply.dump(); }
+
+// ---------------------------------------------------------------------------------------------
+// Files and the catalogue
+
+Json read_json_file(const std::string& path, const std::string& what) {
+  const std::string shown_path = "'" + path + "'";
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw std::invalid_argument(what + ": cannot read " + shown_path + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw std::invalid_argument(what + ": " + shown_path + " is not a regular file");
+  std::string data;
+  char buf[65536];
+  while (data.size() <= kMaxLineBytes) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) throw std::invalid_argument(what + ": cannot read " + shown_path + ": " + std::strerror(errno));
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  if (data.size() > kMaxLineBytes)
+    throw std::invalid_argument(what + ": " + shown_path + " is larger than " + std::to_string(kMaxLineBytes) + " bytes");
+  if (!valid_utf8(data)) throw std::invalid_argument(what + ": " + shown_path + " is not UTF-8 text");
+  try {
+    return Json::parse(data);
+  } catch (const std::invalid_argument& e) {
+    std::string why = e.what();
+    if (why == "JSON: nested too deeply") throw std::invalid_argument(what + ": " + shown_path + ": the JSON is nested too deeply");
+    throw std::invalid_argument(what + ": " + shown_path + " is not valid JSON: " + why);
+  }
+}
+
+namespace {
+
+// The default parameters of a game at each player count (list_games' default_params).
+const Json& catalogue_entry(const std::string& game) {
+  for (const Json& g : game_catalogue().as_array("catalogue"))
+    if (g.find("name")->as_string("name") == game) return g;
+  throw std::invalid_argument("unknown game '" + game + "'");
+}
+
+const Json* default_params(const std::string& game, int players) {
+  for (const Json& d : catalogue_entry(game).find("default_params")->as_array("default_params"))
+    if (d.find("players")->as_int("players") == players) return &d;
+  return nullptr;
+}
+
+bool is_data(const Json* v) { return v && (v->type() == Json::Type::kArray || v->type() == Json::Type::kObject); }
+
+}  // namespace
+
+void read_file_params(const std::string& game, Json& params) {
+  const Json* players = params.find("players");
+  const int n = players && players->fits_int64() ? static_cast<int>(players->as_int("players")) : 2;
+  const Json* defaults = default_params(game, n);
+  if (!defaults) return;  // a bad player count: the loader says so
+  Json out = Json::object();
+  for (const auto& [key, value] : params.items("params")) {
+    if (value.type() == Json::Type::kString && is_data(defaults->find(key)))
+      out.set(key, read_json_file(value.as_string(key), game + ": " + key));
+    else
+      out.set(key, value);
+  }
+  params = out;
+}
+
+const Json& game_catalogue() {
+  // Built once: some games compute tables when loaded.
+  static const Json catalogue = [] {
+    Json games = Json::array();
+    std::vector<GameInfo> infos = game_infos();  // by name, as nutcore.list_games() lists them
+    std::sort(infos.begin(), infos.end(), [](const GameInfo& a, const GameInfo& b) { return a.name < b.name; });
+    for (const GameInfo& info : infos) {
+      Json g = Json::object();
+      g.set("name", Json::string(info.name));
+      g.set("title", Json::string(info.title));
+      Json players = Json::object();
+      players.set("min", Json::integer(info.min_players));
+      players.set("max", Json::integer(info.max_players));
+      g.set("players", players);
+      g.set("hidden_information", Json::boolean(info.hidden_information));
+      Json algorithms = Json::array();
+      algorithms.push(Json::string("auto"));
+      for (int i = 0; i < kNumAlgorithms; ++i)
+        if (info.algorithms.has(static_cast<Algorithm>(i))) algorithms.push(Json::string(kAlgorithmNames[i]));
+      g.set("algorithms", algorithms);
+      Json defaults = Json::array();
+      for (int n = info.min_players; n <= info.max_players; ++n) {
+        Json params = Json::object();
+        params.set("players", Json::integer(n));
+        defaults.push(load_game(info.name, params)->params_json());
+      }
+      g.set("default_params", defaults);
+      games.push(g);
+    }
+    return games;
+  }();
+  return catalogue;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine
+
+struct Engine::Search {
+  std::optional<Json> rid;
+  std::string command;
+  StopFlag flag{false};
+  SearchProgress progress;
+  std::unique_ptr<AnyState> state;          // the position searched (a copy)
+  std::optional<SearchRequest> request;     // best_move's settings, or
+  std::unique_ptr<Bot> bot;                 // the bot that plays
+  Json budget = Json::object();
+};
+
+Engine::Engine(Send send, Limits limits, std::shared_ptr<SearchSlots> slots)
+    : send_(std::move(send)), limits_(limits), slots_(std::move(slots)), rng_(0) {
+  if (!slots_ && limits_.searches > 0) slots_ = std::make_shared<SearchSlots>(limits_.searches);
+}
+
+Engine::~Engine() {
+  close(true);
+  if (search_thread_.joinable()) search_thread_.join();
+}
+
+void Engine::emit(const Json& reply) {
+  std::string line;
+  try {
+    line = encode_reply(reply);
+  } catch (const std::exception& e) {
+    Json err = Json::object();
+    err.set("type", Json::string("error"));
+    err.set("error", Json::string("internal"));
+    err.set("message", Json::string(std::string("unserializable reply: ") + e.what()));
+    line = encode_reply(err);
+  }
+  std::lock_guard<std::mutex> lock(send_mutex_);
+  if (dropped_.load()) return;
+  try {
+    send_(line);
+  } catch (...) {  // a broken transport must not take the engine down
+  }
+}
+
+void Engine::error(const std::string& code, const std::string& message, const Json* rid, const std::string* command) {
+  Json reply = Json::object();
+  reply.set("type", Json::string("error"));
+  if (rid) reply.set("id", *rid);
+  if (command) reply.set("command", Json::string(*command));
+  reply.set("error", Json::string(code));
+  reply.set("message", Json::string(message));
+  emit(reply);
+}
+
+void Engine::handle(const std::string& line) {
+  if (line.find_first_not_of(" \t\r\n") == std::string::npos) return;  // blank lines are ignored
+  Json msg;
+  try {
+    msg = parse_line(line);
+  } catch (const ProtocolError& e) {
+    const Json* rid = e.rid && valid_id(*e.rid) ? &*e.rid : nullptr;
+    error(e.code, e.message, rid, nullptr);
+    return;
+  }
+  dispatch(msg);
+}
+
+void Engine::dispatch(const Json& msg) {
+  if (msg.type() != Json::Type::kObject) {
+    error("bad_request", "a request is a JSON object such as {\"cmd\": \"hello\"}, got " + shown(msg), nullptr, nullptr);
+    return;
+  }
+  const Json* rid = msg.find("id");
+  if (rid && !valid_id(*rid)) {
+    error("bad_request", "id must be a string, a number or null, got " + shown(*rid), nullptr, nullptr);
+    return;
+  }
+  const Json* cmd = msg.find("cmd");
+  if (!cmd) {
+    error("bad_request", "a request needs \"cmd\", the command name", rid, nullptr);
+    return;
+  }
+  const auto& names = command_names();
+  const bool hook = limits_.test_hooks && cmd->type() == Json::Type::kString &&
+                    (cmd->as_string("cmd") == "_truth" || cmd->as_string("cmd") == "_replace_truth" ||
+                     cmd->as_string("cmd") == "_reseed");
+  if (!hook && (cmd->type() != Json::Type::kString ||
+                std::find(names.begin(), names.end(), cmd->as_string("cmd")) == names.end())) {
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+    error("unknown_command", "unknown command " + shown(*cmd) + "; commands: " + list, rid, nullptr);
+    return;
+  }
+  const std::string name = cmd->as_string("cmd");
+  if (closed_.load()) {
+    error("not_now", "the engine has quit", rid, &name);
+    return;
+  }
+  try {
+    Json reply = command(name, msg, rid);
+    if (reply.is_null()) return;  // a search: it answers when it ends
+    Json out = Json::object();
+    out.set("type", Json::string(name));
+    if (rid) out.set("id", *rid);
+    for (const auto& [key, value] : reply.items("reply")) out.set(key, value);
+    emit(out);
+  } catch (const ProtocolError& e) {
+    error(e.code, e.message, rid, &name);
+  } catch (const std::exception& e) {  // a bug must cost one reply, not the engine
+    error("internal", std::string("internal error: ") + e.what(), rid, &name);
+  }
+}
+
+Json Engine::command(const std::string& cmd, const Json& msg, const Json* rid) {
+  if (cmd[0] == '_') return test_hook(cmd, msg);
+  if (cmd == "hello") return hello(msg);
+  if (cmd == "list_games") return list_games(msg);
+  if (cmd == "new_game") return new_game(msg);
+  if (cmd == "set_position") return set_position(msg);
+  if (cmd == "get_position") return get_position(msg);
+  if (cmd == "apply") return apply(msg);
+  if (cmd == "chance") return chance(msg);
+  if (cmd == "legal") return legal(msg);
+  if (cmd == "board") return board(msg);
+  if (cmd == "status") return status_cmd(msg);
+  if (cmd == "best_move") {
+    best_move_cmd(msg, rid);
+    return Json::null();
+  }
+  if (cmd == "go") {
+    go(msg, rid);
+    return Json::null();
+  }
+  if (cmd == "stop") return stop(msg);
+  if (cmd == "undo") return undo(msg);
+  return quit(msg);
+}
+
+// ----- helpers
+
+AnyState& Engine::need_game(const std::string& cmd) {
+  if (!state_) refuse("no_game", cmd + ": no game yet; send new_game first");
+  return *state_;
+}
+
+void Engine::need_idle(const std::string& cmd) const {
+  if (search_) refuse("busy", cmd + ": a search is running; wait for its reply or send stop");
+}
+
+bool Engine::hiding() const { return seat_ && game_ && game_->info().hidden_information; }
+
+// Whether the connection may see the choices at `state` and which one is taken: always for perfect
+// information and for a host; for a seat of a game of hidden information only its own decisions.
+// The engine names no game, so it cannot tell a public die roll from a private card draw: it tells
+// the seat nothing it cannot read from its own view (board).
+bool Engine::may_see_choice(const AnyState& state) const {
+  return !hiding() || (!state.is_chance_node() && state.current_player() == *seat_);
+}
+
+Json Engine::choices(const AnyState& state) const {
+  Json out = Json::array();
+  if (state.is_terminal()) return out;
+  if (state.is_chance_node()) {
+    for (const auto& [a, p] : state.chance_outcomes()) {
+      Json m = move_json(state, a);
+      m.set("probability", Json::number(p));
+      out.push(m);
+    }
+    return out;
+  }
+  for (Action a : state.legal_actions()) out.push(move_json(state, a));
+  return out;
+}
+
+Json Engine::seen(const AnyState& state, Action action) const {
+  return may_see_choice(state) ? move_json(state, action) : Json::null();
+}
+
+Json Engine::status() const {
+  const AnyState& state = *state_;
+  // A seat of a game of hidden information reads the scores it may know from its board; the
+  // result is announced when the game is over.
+  const bool known = !hiding() || state.is_terminal();
+  Json s = Json::object();
+  s.set("current_player", seat_or_null(state.current_player()));
+  s.set("chance", Json::boolean(state.is_chance_node()));
+  s.set("terminal", Json::boolean(state.is_terminal()));
+  Json scores = Json::array(), returns = Json::array();
+  for (int x : state.scores()) scores.push(Json::integer(x));
+  for (double x : state.returns()) returns.push(Json::number(x));
+  s.set("scores", known ? scores : Json::null());
+  s.set("returns", known ? returns : Json::null());
+  s.set("searching", Json::boolean(search_ != nullptr));
+  return s;
+}
+
+// ----- commands
+
+Json Engine::hello(const Json& msg) {
+  allowed_fields(msg, "hello", {});
+  Json r = Json::object();
+  r.set("protocol", Json::integer(kProtocolVersion));
+  r.set("engine", Json::string("nutcore"));
+  r.set("version", Json::string(NUTCORE_VERSION));
+  Json commands = Json::array();
+  for (const auto& c : command_names()) commands.push(Json::string(c));
+  r.set("commands", commands);
+  return r;
+}
+
+Json Engine::list_games(const Json& msg) {
+  allowed_fields(msg, "list_games", {});
+  Json r = Json::object();
+  r.set("games", game_catalogue());
+  return r;
+}
+
+void Engine::check_file_params(const std::string& cmd, const std::string& game, int players, Json& params) const {
+  if (limits_.file_params) {
+    try {
+      Json with_players = params;
+      with_players.set("players", Json::integer(players));
+      read_file_params(game, with_players);
+      Json out = Json::object();
+      for (const auto& [key, value] : with_players.items("params"))
+        if (key != "players") out.set(key, value);
+      params = out;
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", cmd + ": " + e.what());
+    }
+    return;
+  }
+  const Json* defaults = nullptr;
+  try {
+    defaults = default_params(game, players);
+  } catch (const std::invalid_argument&) {
+    return;  // an unknown game: the loader says so
+  }
+  if (!defaults) return;
+  // The engine names no game: a parameter that is not text by default is data, never a path.
+  for (const auto& [key, value] : params.items("params")) {
+    const Json* d = defaults->find(key);
+    if (value.type() == Json::Type::kString && d && d->type() != Json::Type::kString)
+      refuse("bad_request", cmd + ": params." + key +
+                                " must be given as its value (as in list_games' default_params), not as a string: this "
+                                "engine reads no files for its clients (nutcore engine --allow-files lets a trusted "
+                                "client name files)");
+  }
+}
+
+Json Engine::new_game(const Json& msg) {
+  const std::string cmd = "new_game";
+  allowed_fields(msg, cmd, {"game", "players", "params", "seed", "seat"});
+  const std::string name = field(msg, cmd, "game", {Json::Type::kString}, true, "a name from list_games")->as_string("game");
+  const Json* players_field = field(msg, cmd, "players", {Json::Type::kInt});
+  const Json* params_field = field(msg, cmd, "params", {Json::Type::kObject});
+  Json params = params_field ? *params_field : Json::object();
+  if (params.find("players")) refuse("bad_request", cmd + ": give players as its own field, not in params");
+  const bool small_players = !players_field || players_field->fits_int64();
+  const int64_t players = players_field ? (small_players ? players_field->as_int("players") : 0) : 2;
+  if (small_players && players >= 2 && players <= 8) check_file_params(cmd, name, static_cast<int>(players), params);
+  std::optional<uint64_t> seed;
+  if (const Json* s = field(msg, cmd, "seed", {Json::Type::kInt, Json::Type::kNull}); s && !s->is_null()) {
+    try {
+      seed = seed_in(*s, cmd + ": seed");
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", e.what());
+    }
+  }
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  need_idle(cmd);
+  std::shared_ptr<const AnyGame> game;
+  try {
+    Json all = Json::object();
+    all.set("players", players_field ? *players_field : Json::integer(2));
+    for (const auto& [key, value] : params.items("params")) all.set(key, value);
+    game = load_game(name, all);
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", cmd + ": " + e.what());
+  }
+  std::optional<int> seat;
+  if (msg.find("seat")) {
+    const auto s = integer_field(msg, cmd, "seat", 0, game->num_players() - 1, true);
+    if (s) seat = static_cast<int>(*s);
+  } else if (game->info().hidden_information) {
+    refuse("bad_request", cmd + ": " + name +
+                              " is a game of hidden information: give seat, the seat this connection plays (0.." +
+                              std::to_string(game->num_players() - 1) +
+                              "), or null to host the game with every seat's information");
+  }
+  game_ = game;
+  name_ = name;
+  seat_ = seat;
+  seed_ = seed ? *seed : random_seed();
+  rng_.reseed(seed_);
+  state_ = game_->new_initial_state();
+  undo_.clear();
+  Json r = Json::object();
+  r.set("game", Json::string(name));
+  r.set("players", Json::integer(game_->num_players()));
+  r.set("params", game_->params_json());
+  r.set("hidden_information", Json::boolean(game_->info().hidden_information));
+  r.set("seat", seat ? Json::integer(*seat) : Json::null());
+  r.set("seed", Json::unsigned_integer(seed_));
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::set_position(const Json& msg) {
+  const std::string cmd = "set_position";
+  allowed_fields(msg, cmd, {"position"});
+  const Json& position = *field(msg, cmd, "position", {Json::Type::kObject}, true, "a state's to_json()");
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  need_game(cmd);
+  need_idle(cmd);
+  try {
+    state_ = game_->state_from_json(position);
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", cmd + ": " + e.what());
+  }
+  undo_.clear();
+  Json r = Json::object();
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::get_position(const Json& msg) {
+  const std::string cmd = "get_position";
+  allowed_fields(msg, cmd, {});
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const AnyState& state = need_game(cmd);
+  if (hiding())  // even at the end: cards discarded unseen stay unseen
+    refuse("hidden", cmd + ": the position holds what seat " + std::to_string(*seat_) + " has not seen; ask for the board");
+  Json r = Json::object();
+  r.set("game", Json::string(name_));
+  r.set("position", state.to_json());
+  return r;
+}
+
+Action Engine::resolve_move(const AnyState& state, const Json& move, size_t index, const std::string& cmd) const {
+  std::string text = move.dump();
+  if (text.size() > 80) text = text.substr(0, 80);
+  const std::string where = cmd + ": move " + std::to_string(index) + " (" + text + ")";
+  if (move.type() != Json::Type::kInt && move.type() != Json::Type::kString)
+    refuse("bad_request", where + ": a move is an action id or an action string");
+  if (state.is_terminal()) refuse("illegal_move", where + ": the game is over");
+  const bool chance = state.is_chance_node();
+  const int player = state.current_player();
+  if (!may_see_choice(state)) {
+    if (chance) refuse("hidden", where + ": chance outcomes are drawn by the engine for seat " + std::to_string(*seat_) + "; send chance");
+    refuse("hidden", where + ": seat " + std::to_string(player) + "'s move is hidden from seat " + std::to_string(*seat_) +
+                         "; send go to let the engine play it");
+  }
+  Action action = -1;
+  if (move.type() == Json::Type::kString) {
+    try {
+      action = state.string_to_action(move.as_string("move"));
+    } catch (const std::invalid_argument&) {
+      action = -1;
+    }
+  } else if (move.fits_int64() && move.as_int("move") >= 0 && move.as_int("move") <= INT32_MAX) {
+    action = static_cast<Action>(move.as_int("move"));
+  }
+  if (action < 0 || !state.is_legal(action))
+    refuse("illegal_move", where + ": not " + (chance ? std::string("a chance outcome") : "a legal move for seat " + std::to_string(player)) +
+                               " here (nothing was applied; send legal)");
+  return action;
+}
+
+Json Engine::apply(const Json& msg) {
+  const std::string cmd = "apply";
+  allowed_fields(msg, cmd, {"moves"});
+  const auto& moves = field(msg, cmd, "moves", {Json::Type::kArray}, true, "action ids or action strings")->as_array("moves");
+  if (moves.empty() || moves.size() > static_cast<size_t>(kMaxMoves))
+    refuse("bad_request", cmd + ": moves must hold 1.." + std::to_string(kMaxMoves) + " moves, got " + std::to_string(moves.size()));
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::unique_ptr<AnyState> state = need_game(cmd).clone();
+  need_idle(cmd);
+  Json applied = Json::array();
+  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> before;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Action action = resolve_move(*state, moves[i], i, cmd);
+    Json entry = Json::object();
+    entry.set("player", seat_or_null(state->current_player()));
+    const Json move = move_json(*state, action);
+    for (const auto& [k, v] : move.items("move")) entry.set(k, v);
+    before.emplace_back(state->clone(), !state->is_chance_node());
+    state->apply_action(action);
+    applied.push(entry);
+  }
+  state_ = std::move(state);  // all or nothing: the engine's state changes only here
+  for (auto& b : before) undo_.push_back(std::move(b));
+  Json r = Json::object();
+  r.set("applied", applied);
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::chance(const Json& msg) {
+  const std::string cmd = "chance";
+  allowed_fields(msg, cmd, {});
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  AnyState& state = need_game(cmd);
+  need_idle(cmd);
+  if (!state.is_chance_node())
+    refuse("not_now", cmd + ": not a chance node (current player " + std::to_string(state.current_player()) + ")");
+  const auto outcomes = state.chance_outcomes();
+  double total = 0;
+  for (const auto& o : outcomes) total += o.second;
+  const double u = rng_.uniform() * total;
+  size_t k = 0;
+  double sum = 0;
+  for (; k + 1 < outcomes.size(); ++k) {
+    sum += outcomes[k].second;
+    if (u < sum) break;
+  }
+  const auto [action, probability] = outcomes[k];
+  Json outcome = seen(state, action);
+  if (!outcome.is_null()) outcome.set("probability", Json::number(probability));  // where the outcomes may be seen
+  undo_.emplace_back(state.clone(), false);
+  state.apply_action(action);
+  Json r = Json::object();
+  r.set("outcome", outcome);
+  r.set("hidden", Json::boolean(outcome.is_null()));
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::legal(const Json& msg) {
+  const std::string cmd = "legal";
+  allowed_fields(msg, cmd, {});
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const AnyState& state = need_game(cmd);
+  const Json moves = may_see_choice(state) || state.is_terminal() ? choices(state) : Json::null();
+  Json r = Json::object();
+  r.set("player", seat_or_null(state.current_player()));
+  r.set("chance", Json::boolean(state.is_chance_node()));
+  r.set("terminal", Json::boolean(state.is_terminal()));
+  r.set("moves", moves);
+  r.set("hidden", Json::boolean(moves.is_null()));
+  return r;
+}
+
+Json Engine::board(const Json& msg) {
+  const std::string cmd = "board";
+  allowed_fields(msg, cmd, {"seat"});
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const AnyState& state = need_game(cmd);
+  std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, game_->num_players() - 1, true);
+  if (hiding()) {
+    if (seat && *seat != *seat_)
+      refuse("hidden", cmd + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
+    seat = *seat_;
+  }
+  Json r = Json::object();
+  if (!seat) {
+    r.set("seat", Json::null());
+    r.set("text", Json::string(state.to_string()));
+    r.set("json", state.to_json());
+    return r;
+  }
+  const int s = static_cast<int>(*seat);
+  r.set("seat", Json::integer(s));
+  r.set("text", Json::string(state.information_string(s)));
+  r.set("json", state.view_json(s));
+  return r;
+}
+
+Json Engine::status_cmd(const Json& msg) {
+  allowed_fields(msg, "status", {});
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  need_game("status");
+  Json r = Json::object();
+  r.set("game", Json::string(name_));
+  r.set("seat", seat_ ? Json::integer(*seat_) : Json::null());
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::search_settings(const Json& msg, const std::string& cmd) const {
+  Json settings = Json::object();
+  if (const Json* a = field(msg, cmd, "algorithm", {Json::Type::kString})) settings.set("algorithm", *a);
+  for (const char* key : {"iterations", "threads", "seed"})
+    if (const Json* v = field(msg, cmd, key, {Json::Type::kInt})) settings.set(key, *v);  // best_move checks the ranges
+  if (const Json* t = field(msg, cmd, "time_limit", {Json::Type::kInt, Json::Type::kDouble})) settings.set("time_limit", *t);
+  if (const Json* options = field(msg, cmd, "options", {Json::Type::kObject})) {
+    std::vector<std::string> clash;
+    for (const auto& [key, value] : options->items("options")) {
+      (void)value;
+      if (key == "state" || key == "stop" || std::find(kSearchFields.begin(), kSearchFields.end(), key) != kSearchFields.end())
+        clash.push_back(key);
+    }
+    if (!clash.empty()) {
+      std::sort(clash.begin(), clash.end());
+      std::string list;
+      for (size_t i = 0; i < clash.size(); ++i) list += (i ? ", " : "") + clash[i];
+      refuse("bad_request", cmd + ": " + list + " go in the request itself, not in options");
+    }
+    for (const auto& [key, value] : options->items("options")) settings.set(key, value);
+  }
+  return settings;
+}
+
+// Refuses search settings above the connection's limits; gives a tree search the cap on its
+// memory when it names none.
+void Engine::apply_limits(const std::string& cmd, Json& settings) const {
+  const struct {
+    const char* key;
+    double cap;
+    bool integral;
+  } caps[] = {{"iterations", static_cast<double>(limits_.iterations), true},
+              {"time_limit", limits_.time_limit, false},
+              {"threads", static_cast<double>(limits_.threads), true},
+              {"max_nodes", static_cast<double>(limits_.max_nodes), true},
+              {"depth", static_cast<double>(limits_.depth), true}};
+  for (const auto& c : caps) {
+    const Json* v = settings.find(c.key);
+    if (c.cap <= 0 || !v || (v->type() != Json::Type::kInt && v->type() != Json::Type::kDouble)) continue;
+    const bool over = v->is_integer() ? (!v->fits_int64() ? v->integer_text()[0] != '-' : v->as_int(c.key) > c.cap)
+                                      : v->as_number(c.key) > c.cap;
+    if (over)
+      refuse("bad_request", cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) + " on this server, got " + shown(*v));
+  }
+  if (limits_.max_nodes > 0 && !settings.find("max_nodes")) {
+    const Json* a = settings.find("algorithm");
+    const std::string algorithm = a && a->type() == Json::Type::kString ? a->as_string("algorithm") : "auto";
+    if (algorithm == "auto" || algorithm == "mcts" || algorithm == "ismcts" || algorithm == "pimc")
+      settings.set("max_nodes", Json::integer(limits_.max_nodes));
+  }
+}
+
+AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
+  AnyState& state = need_game(cmd);
+  need_idle(cmd);
+  if (state.is_terminal() || state.is_chance_node())
+    refuse("not_now", cmd + ": there is no move to choose (" +
+                          (state.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
+  if (own_seat_only && hiding() && state.current_player() != *seat_)
+    refuse("hidden", cmd + ": seat " + std::to_string(state.current_player()) + " is to move; this connection plays seat " +
+                         std::to_string(*seat_) + " and sees only its own searches (send go to let the engine play that seat)");
+  return state;
+}
+
+void Engine::best_move_cmd(const Json& msg, const Json* rid) {
+  const std::string cmd = "best_move";
+  std::vector<std::string> allowed = kSearchFields;
+  allowed.push_back("options");
+  allowed_fields(msg, cmd, allowed);
+  Json settings = search_settings(msg, cmd);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  AnyState& state = check_search(cmd, true);
+  apply_limits(cmd, settings);
+  SearchRequest request;
+  try {
+    request = parse_search_request(settings, cmd);
+    prepare_search(state, request, false, cmd);
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", e.what());
+  }
+  if (!request.seed) request.seed = rng_.next();
+  start(rid, cmd, state.clone(), request, nullptr);
+}
+
+void Engine::go(const Json& msg, const Json* rid) {
+  const std::string cmd = "go";
+  std::vector<std::string> allowed = kSearchFields;
+  allowed.push_back("options");
+  allowed.push_back("bot");
+  allowed_fields(msg, cmd, allowed);
+  Json settings = search_settings(msg, cmd);
+  std::optional<BotSpec> spec;
+  if (const Json* b = field(msg, cmd, "bot", {Json::Type::kString})) {
+    if (!settings.items("settings").empty()) refuse("bad_request", cmd + ": give bot or search settings, not both");
+    try {
+      spec = parse_bot_spec(b->as_string("bot"));
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", cmd + ": " + e.what());
+    }
+  }
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  AnyState& state = check_search(cmd, false);
+  std::unique_ptr<Bot> bot;
+  if (spec) {
+    const std::string shown_name = spec->name;
+    if (spec->kind == BotSpec::Kind::kLevel) spec = parse_bot_spec(level_spec(name_, spec->level));  // as this game sets it
+    try {
+      Bot(*spec).check_for(state);
+    } catch (const std::invalid_argument&) {
+      refuse("bad_request", cmd + ": bot " + shown_name + " is not available for " + name_);
+    }
+    const bool plain = spec->kind == BotSpec::Kind::kSearch && spec->memory == 1 && spec->noise == 0 &&
+                       spec->algorithm != Algorithm::kSolver;
+    if (plain) {
+      // A search bot's move is best_move with its settings: run that, to answer with its statistics.
+      settings = spec->settings;
+      settings.set("algorithm", Json::string(spec->kind_name()));
+      spec.reset();
+    } else if (spec->kind == BotSpec::Kind::kSearch) {
+      // A bot's own search stays within the limits too.
+      Json limited = spec->settings;
+      limited.set("algorithm", Json::string(spec->kind_name()));
+      apply_limits(cmd, limited);
+      Json parts = Json::object();
+      for (const auto& [key, value] : limited.items("settings"))
+        if (key != "algorithm") parts.set(key, value);
+      if (spec->memory != 1) parts.set("memory", Json::number(spec->memory));
+      if (spec->noise != 0) parts.set("noise", Json::number(spec->noise));
+      if (spec->reuse) parts.set("reuse", Json::boolean(true));
+      try {
+        spec = make_bot_spec(spec->kind_name(), parts);
+      } catch (const std::invalid_argument& e) {
+        refuse("bad_request", cmd + ": " + e.what());
+      }
+    }
+    if (spec) {
+      bot = std::make_unique<Bot>(*spec);
+      bot->set_name(shown_name);
+    }
+  }
+  std::optional<SearchRequest> request;
+  if (!bot) {
+    apply_limits(cmd, settings);  // before the generator moves: a refusal changes nothing
+    try {
+      request = parse_search_request(settings, cmd);
+      prepare_search(state, *request, false, cmd);
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", e.what());
+    }
+  } else {
+    bot->reset(rng_.next());
+  }
+  const uint64_t seed = rng_.next();
+  if (request && !request->seed) request->seed = seed;
+  start(rid, cmd, state.clone(), request, std::move(bot));
+}
+
+void Engine::start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
+                   std::optional<SearchRequest> request, std::unique_ptr<Bot> bot) {
+  auto search = std::make_shared<Search>();
+  if (rid) search->rid = *rid;
+  search->command = cmd;
+  search->state = std::move(state);
+  if (request) {
+    search->budget.set("iterations", request->iterations > 0 ? Json::integer(request->iterations) : Json::null());
+    search->budget.set("time_limit", request->time_limit > 0 ? Json::number(request->time_limit) : Json::null());
+  } else {
+    search->budget.set("iterations", Json::null());
+    search->budget.set("time_limit", Json::null());
+  }
+  search->request = std::move(request);
+  search->bot = std::move(bot);
+  if (search_thread_.joinable()) search_thread_.join();  // the last search has answered: it is ending
+  search_ = search;
+  search_thread_ = std::thread([this, search] { run_search(search); });
+}
+
+void Engine::stop_search(Search& search) {
+  search.flag.store(true);
+  if (slots_) slots_->wake();  // it may be waiting for a slot
+}
+
+void Engine::run_search(std::shared_ptr<Search> search) {
+  const auto start = Clock::now();
+  const AnyState& state = *search->state;
+  // Another seat's search is none of a seat's business (its statistics would hint at its cards).
+  bool show_stats;
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    show_stats = search->command == "best_move" || may_see_choice(state);
+  }
+  const auto progress = [&](bool queued) {
+    Json info = Json::object();
+    info.set("type", Json::string("info"));
+    if (search->rid) info.set("id", *search->rid);
+    info.set("command", Json::string(search->command));
+    info.set("elapsed", Json::number(std::round(seconds_since(start) * 1000) / 1000));
+    info.set("budget", search->budget);
+    if (queued) info.set("queued", Json::boolean(true));
+    if (show_stats && !queued) {
+      std::lock_guard<std::mutex> lock(search->progress.mutex);
+      if (!search->progress.actions.empty()) {
+        info.set("iterations", Json::integer(search->progress.iterations));
+        Json actions = Json::array();
+        for (const auto& a : search->progress.actions) {
+          Json m = move_json(state, a.action);
+          m.set("visits", Json::integer(a.visits));
+          m.set("value", Json::number(a.mean_value));
+          actions.push(m);
+        }
+        info.set("actions", actions);
+      }
+    }
+    emit(info);
+  };
+#if defined(__linux__)
+  // The searches below the event loop and the other clients: the search's own threads inherit it.
+  if (limits_.nice > 0) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), limits_.nice);
+#endif
+  std::optional<SearchOutcome> outcome;
+  Action action = -1;
+  std::string error_code, error_message;
+  bool slot = false;
+  std::mutex done_mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::thread ticker;
+  try {
+    // A search that must wait for a slot says so from this thread; the ticker starts with it.
+    slot = !slots_ || slots_->acquire(search->flag, [&] { progress(true); }, kProgressInterval);
+    if (!slot) throw Stopped();
+    const auto running_since = Clock::now();
+    ticker = std::thread([&] {
+      // A progress line every kProgressInterval since the request, and the stop of a search that
+      // has run for the limits' search_seconds.
+      auto next_info = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                                   kProgressInterval * (1 + std::floor(std::chrono::duration<double>(running_since - start).count() /
+                                                                       kProgressInterval))));
+      std::optional<Clock::time_point> stop_at;
+      if (limits_.search_seconds > 0)
+        stop_at = running_since + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.search_seconds));
+      std::unique_lock<std::mutex> lock(done_mutex);
+      for (;;) {
+        const auto deadline = stop_at ? std::min(next_info, *stop_at) : next_info;
+        if (done_cv.wait_until(lock, deadline, [&] { return done; })) return;
+        const auto now = Clock::now();
+        if (stop_at && now >= *stop_at) {
+          search->flag.store(true);
+          stop_at.reset();
+        }
+        if (now >= next_info) {
+          next_info = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kProgressInterval));
+          lock.unlock();
+          progress(false);
+          lock.lock();
+        }
+      }
+    });
+    if (search->bot) action = search->bot->step(state, &search->flag, &search->progress);
+    else outcome = best_move(state, *search->request, &search->flag, &search->progress, nullptr, search->command);
+  } catch (const Stopped&) {
+    // An exact search has no move until it finishes, nor MCTS before its first iteration.
+    error_code = "stopped";
+    error_message = search->command + ": stopped before the search had a move; nothing was played";
+  } catch (const std::invalid_argument& e) {
+    const std::string text = e.what();
+    error_code = "bad_request";
+    error_message = text.rfind(search->command + ":", 0) == 0 ? text : search->command + ": " + text;
+  } catch (const std::exception& e) {  // the engine outlives any failure of one search
+    error_code = "internal";
+    error_message = std::string("internal error: ") + e.what();
+  }
+  if (slot && slots_) slots_->release();
+  {
+    std::lock_guard<std::mutex> lock(done_mutex);
+    done = true;
+  }
+  done_cv.notify_all();
+  if (ticker.joinable()) ticker.join();
+
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  // Cleared before the reply, so the client may start the next search as soon as it reads it.
+  if (search_ == search) search_.reset();
+  const Json* rid = search->rid ? &*search->rid : nullptr;
+  if (!error_code.empty()) {
+    error(error_code, error_message, rid, &search->command);
+    return;
+  }
+  try {
+    Json reply = Json::object();
+    reply.set("type", Json::string(search->command));
+    if (rid) reply.set("id", *rid);
+    if (search->command == "best_move") {
+      reply.set("result", outcome->to_json());
+      reply.set("stopped", Json::boolean(outcome->stopped()));
+    } else {
+      // go: the position searched is the engine's (nothing else may change it while a search runs).
+      if (outcome) action = outcome->action;
+      const int player = state.current_player();
+      const Json shown_move = seen(state, action);
+      undo_.emplace_back(state_->clone(), false);
+      state_->apply_action(action);
+      // The search's statistics go with a move the connection may see (never another seat's search
+      // on a seat's connection); the bots that play as bots have none.
+      const bool stats = !shown_move.is_null() && outcome;
+      reply.set("player", Json::integer(player));
+      reply.set("move", shown_move);
+      reply.set("hidden", Json::boolean(shown_move.is_null()));
+      reply.set("result", stats ? outcome->to_json() : Json::null());
+      // A bot's move chosen after a stop (its search's best so far) counts as stopped too.
+      reply.set("stopped", Json::boolean(stats ? outcome->stopped() : search->flag.load()));
+      reply.set("status", status());
+    }
+    emit(reply);
+  } catch (const std::exception& e) {
+    error("internal", std::string("internal error: ") + e.what(), rid, &search->command);
+  }
+}
+
+Json Engine::stop(const Json& msg) {
+  allowed_fields(msg, "stop", {});
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (search_) stop_search(*search_);
+  Json r = Json::object();
+  r.set("searching", Json::boolean(search_ != nullptr));
+  return r;
+}
+
+Json Engine::undo(const Json& msg) {
+  const std::string cmd = "undo";
+  allowed_fields(msg, cmd, {"count"});
+  const int count = static_cast<int>(integer_field(msg, cmd, "count", 1, kMaxMoves).value_or(1));
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  need_game(cmd);
+  need_idle(cmd);
+  // Back to before the count-th last move the connection gave by apply, undoing whatever followed
+  // it (the engine's moves, chance).
+  std::vector<size_t> own;
+  for (size_t i = 0; i < undo_.size(); ++i)
+    if (undo_[i].second) own.push_back(i);
+  if (own.size() < static_cast<size_t>(count))
+    refuse("not_now", cmd + ": " + std::to_string(count) + " move(s) of this connection to undo wanted, " +
+                          (own.empty() ? std::string("none") : "only " + std::to_string(own.size())) +
+                          " since the game or position began (undo takes back moves given by apply)");
+  const size_t index = own[own.size() - count];
+  std::unique_ptr<AnyState> state = std::move(undo_[index].first);
+  undo_.erase(undo_.begin() + static_cast<long>(index), undo_.end());
+  if (hiding()) {
+    // The truth behind the seat's view is drawn afresh from what the seat knows: else undoing and
+    // replaying would sample the same hidden cards again and again and give them away.
+    state = state->resample(*seat_, rng_.next());
+  }
+  state_ = std::move(state);
+  Json r = Json::object();
+  r.set("undone", Json::integer(count));
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::quit(const Json& msg) {
+  allowed_fields(msg, "quit", {});
+  close(true);  // not under the lock: the search's reply needs it
+  closed_.store(true);
+  return Json::object();
+}
+
+// The test suites' view behind the protocol (Limits::test_hooks): what no client may see or do.
+Json Engine::test_hook(const std::string& cmd, const Json& msg) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  need_game(cmd);
+  Json r = Json::object();
+  if (cmd == "_truth") {
+    allowed_fields(msg, cmd, {});
+    r.set("position", truth_json());
+  } else if (cmd == "_replace_truth") {
+    allowed_fields(msg, cmd, {"position"});
+    need_idle(cmd);
+    try {
+      replace_truth(*field(msg, cmd, "position", {Json::Type::kObject}, true));
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", cmd + ": " + e.what());
+    }
+  } else {
+    allowed_fields(msg, cmd, {"seed"});
+    try {
+      rng_.reseed(seed_in(*field(msg, cmd, "seed", {Json::Type::kInt}, true), cmd + ": seed"));
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", e.what());
+    }
+  }
+  return r;
+}
+
+void Engine::close(bool wait) {
+  std::shared_ptr<Search> search;
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    search = search_;
+    if (search) stop_search(*search);
+  }
+  if (wait) wait_for_search();
+}
+
+void Engine::wait_for_search() {
+  std::thread::id me = std::this_thread::get_id();
+  std::thread finished;
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (!search_thread_.joinable() || search_thread_.get_id() == me) return;
+    finished = std::move(search_thread_);
+  }
+  finished.join();
+}
+
+void Engine::drop() { dropped_.store(true); }
+
+bool Engine::searching() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return search_ != nullptr;
+}
+
+Json Engine::truth_json() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!state_) throw std::invalid_argument("no game yet");
+  return state_->to_json();
+}
+
+Json Engine::connection_json() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!state_) throw std::invalid_argument("no game yet");
+  Json j = Json::object();
+  j.set("game", Json::string(name_));
+  j.set("params", game_->params_json());
+  j.set("seat", seat_ ? Json::integer(*seat_) : Json::null());
+  return j;
+}
+
+void Engine::replace_truth(const Json& position) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!state_) throw std::invalid_argument("no game yet");
+  state_ = game_->state_from_json(position);
+}
+
+}  // namespace nutcore::engine

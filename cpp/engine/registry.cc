@@ -1,0 +1,182 @@
+// The declared games, in CMake's NUTCORE_GAMES order (generated/games.inc), and best_move: what
+// every door calls to load a game and to search.
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <type_traits>
+
+#include "engine/any.h"
+#include "engine/model.h"
+
+// Every declaration, for the compile-time checks below (generated/declarations.inc).
+#include "declarations.inc"
+
+namespace nutcore::engine {
+
+#define NUTCORE_GAME(g) const GameEntry& entry_##g();
+#include "games.inc"
+#undef NUTCORE_GAME
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
+
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+struct End {};  // closes the list below (its entries end in commas)
+
+template <typename T>
+constexpr const char* name_of() {
+  if constexpr (std::is_same_v<T, End>) return nullptr;
+  else return T::Game::kName;
+}
+template <typename T>
+constexpr int tag_of() {
+  if constexpr (std::is_same_v<T, End>) return -1;
+  else return T::Game::kGameTag;
+}
+
+// No two games share a name or a serialization tag.
+template <typename... D>
+constexpr bool distinct() {
+  constexpr const char* names[] = {name_of<D>()...};
+  constexpr int tags[] = {tag_of<D>()...};
+  for (size_t i = 0; i < sizeof...(D); ++i)
+    for (size_t j = i + 1; j < sizeof...(D); ++j)
+      if (names[i] && names[j] && (same_text(names[i], names[j]) || tags[i] == tags[j])) return false;
+  return true;
+}
+
+#define NUTCORE_GAME(g) declare::g,
+static_assert(distinct<
+#include "games.inc"
+                  End>(),
+              "two games share a name or a game tag");
+#undef NUTCORE_GAME
+
+const std::vector<const GameEntry*>& entries() {
+  static const std::vector<const GameEntry*> all = {
+#define NUTCORE_GAME(g) &entry_##g(),
+#include "games.inc"
+#undef NUTCORE_GAME
+  };
+  return all;
+}
+
+const GameEntry& entry(const std::string& name) {
+  for (const GameEntry* e : entries())
+    if (e->info.name == name) return *e;
+  std::string known;
+  for (const GameEntry* e : entries()) known += (known.empty() ? "'" : ", '") + e->info.name + "'";
+  fail("unknown game '" + name + "'; available: [" + known + "]");
+}
+
+std::string offered(const GameInfo& info) {
+  std::string out = "('auto'";
+  for (int i = 0; i < kNumAlgorithms; ++i)
+    if (info.algorithms.has(static_cast<Algorithm>(i))) out += std::string(", '") + kAlgorithmNames[i] + "'";
+  return out + ")";
+}
+
+Json number_or_null(double x) { return std::isfinite(x) ? Json::number(x) : Json::null(); }
+
+}  // namespace
+
+const std::vector<GameInfo>& game_infos() {
+  static const std::vector<GameInfo> infos = [] {
+    std::vector<GameInfo> out;
+    for (const GameEntry* e : entries()) out.push_back(e->info);
+    return out;
+  }();
+  return infos;
+}
+
+const GameInfo& game_info(const std::string& name) { return entry(name).info; }
+
+std::shared_ptr<const AnyGame> load_game(const std::string& name, const Json& params) {
+  const GameEntry& e = entry(name);
+  if (const Json* players = params.find("players"))
+    integer_in(*players, name + ": players", 2, e.info.max_players);
+  return e.load(params, e.info);
+}
+
+bool AnyGame::same_as(const AnyGame& other) const {
+  return this == &other || (info().name == other.info().name && params_json().dump() == other.params_json().dump());
+}
+
+int AnyState::checked_seat(int64_t seat, const std::string& what) const {
+  const int n = game().num_players();
+  if (seat < 0 || seat >= n)
+    fail(what + " must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(seat));
+  return static_cast<int>(seat);
+}
+
+bool SearchOutcome::stopped() const {
+  const Json* s = extra.find("stopped");
+  return s && s->type() == Json::Type::kBool && s->as_bool("stopped");
+}
+
+Json SearchOutcome::to_json() const {
+  Json j = Json::object();
+  j.set("action", Json::integer(action));
+  j.set("action_string", Json::string(action_string));
+  j.set("algorithm", Json::string(algorithm));
+  Json v = Json::array();
+  for (double x : value) v.push(number_or_null(x));
+  j.set("value", v);
+  Json stats = Json::array();
+  for (const ActionStat& s : actions) {
+    Json a = Json::object();
+    a.set("action", Json::integer(s.action));
+    a.set("action_string", Json::string(s.action_string));
+    a.set("visits", s.visits >= 0 ? Json::integer(s.visits) : Json::null());
+    a.set("value", number_or_null(s.value));
+    stats.push(a);
+  }
+  j.set("actions", stats);
+  j.set("iterations", iterations >= 0 ? Json::integer(iterations) : Json::null());
+  j.set("nodes", nodes >= 0 ? Json::integer(nodes) : Json::null());
+  j.set("elapsed", Json::number(elapsed));
+  for (const auto& [key, value] : extra.items("extra")) j.set(key, value);
+  return j;
+}
+
+uint64_t random_seed() {
+  std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
+}
+
+PreparedSearch prepare_search(const AnyState& state, const SearchRequest& request, bool with_tree,
+                              const std::string& who) {
+  if (state.is_terminal() || state.is_chance_node())
+    fail(who + ": the state is terminal or a chance node; there is no move to choose");
+  const GameInfo& info = state.game().info();
+  const bool automatic = !request.algorithm;
+  const Algorithm chosen = automatic ? state.auto_algorithm() : *request.algorithm;
+  PreparedSearch out;
+  out.tree_search = chosen == Algorithm::kMcts || chosen == Algorithm::kIsmcts;
+  if (with_tree && !automatic && !out.tree_search)
+    fail(who + ": " + algorithm_name(chosen) + " keeps no tree between searches (tree is for mcts and ismcts)");
+  if (!info.algorithms.has(chosen))
+    fail(who + ": algorithm '" + algorithm_name(chosen) + "' is not available for " + info.name + "; choose from " +
+         offered(info));
+  const bool sampling = out.tree_search || chosen == Algorithm::kPimc;
+  // "auto" was checked with MCTS's settings; where it picks an exact algorithm they are ignored.
+  SearchRequest effective = request;
+  if (automatic && !sampling) effective.options = Json::object();
+  const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
+  out.settings = resolve_search(effective, chosen, defaults ? *defaults : Json::object(), who);
+  return out;
+}
+
+SearchOutcome best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
+                        SearchProgress* progress, KeptSearch* kept, const std::string& who) {
+  const PreparedSearch p = prepare_search(state, request, kept != nullptr, who);
+  const uint64_t seed = request.seed ? *request.seed : random_seed();
+  return state.search(p.settings, seed, stop, progress, p.tree_search ? kept : nullptr);
+}
+
+}  // namespace nutcore::engine

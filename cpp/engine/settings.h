@@ -1,0 +1,74 @@
+// Search settings, checked once: a best_move request (algorithm, budget, seed, the algorithm's
+// options) as JSON, from any door (Python keywords, a protocol line, the C ABI, a bot spec). The
+// defaults are the search layer's own (MctsOptions, IsmctsOptions, PimcOptions and
+// ExpectimaxOptions); a game's declaration may set some of them apart (kSearchDefaults), and the
+// request's options go over both. Every bad value is a std::invalid_argument that names it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "engine/declaration.h"
+#include "search/expectimax.h"
+#include "search/ismcts.h"
+#include "search/mcts.h"
+
+namespace nutcore::engine {
+
+constexpr long kDefaultIterations = 1000;  // a sampling search's budget when none is given
+constexpr long kMaxIterations = long{1} << 50;
+constexpr int kMaxThreads = 256;
+constexpr uint64_t kMaxSeed = UINT64_MAX;
+
+const char* algorithm_name(Algorithm a);
+// "mcts" ... "solver"; std::invalid_argument listing the choices ("auto" included) otherwise.
+Algorithm parse_algorithm(const std::string& name, const std::string& who);
+
+// A request as given, checked against what its algorithm takes (for "auto": MCTS's settings,
+// which it ignores where it picks an exact algorithm). Options are kept as given: the chosen
+// algorithm's defaults, a game's included, come in at resolve().
+struct SearchRequest {
+  std::optional<Algorithm> algorithm;  // nullopt: "auto"
+  long iterations = 0;                 // 0: not given
+  double time_limit = 0.0;             // 0: not given
+  int threads = 1;
+  std::optional<uint64_t> seed;
+  Json options = Json::object();
+};
+
+// Reads {"algorithm", "iterations", "time_limit", "threads", "seed", ...options}; a null budget
+// or seed is as good as absent. `who` prefixes every message ("best_move").
+SearchRequest parse_search_request(const Json& settings, const std::string& who = "best_move");
+
+// The settings `algorithm` runs with: defaults, then the game's, then the request's options
+// (checked against `algorithm`'s own), and the budget (iterations default to 1000 when neither
+// iterations nor a time limit is given). The seed is the caller's to set.
+struct ResolvedSearch {
+  Algorithm algorithm = Algorithm::kMcts;
+  MctsOptions mcts;
+  IsmctsOptions ismcts;
+  PimcOptions pimc;
+  ExpectimaxOptions expectimax;
+};
+ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm, const Json& game_defaults,
+                              const std::string& who = "best_move");
+
+// An algorithm's options with their defaults ("auto": MCTS's), as JSON.
+Json default_options(Algorithm algorithm);
+
+// A game's kSearchDefaults text, read and checked once (std::invalid_argument: a bug in the
+// declaration).
+Json game_search_defaults(const char* text, const std::string& game);
+
+// Range-checked readers for every door, each naming `what` (the messages of the Python API).
+int64_t integer_in(const Json& v, const std::string& what, int64_t lo, int64_t hi);
+uint64_t seed_in(const Json& v, const std::string& what);
+double real_in(const Json& v, const std::string& what, bool zero_allowed);
+bool flag_in(const Json& v, const std::string& what);
+// A value as a person would read it in a message (short: a client's value may be a megabyte).
+std::string shown(const Json& v);
+
+}  // namespace nutcore::engine
