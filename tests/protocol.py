@@ -32,7 +32,7 @@ _ids = itertools.count(1)
 PATIENCE = 20.0  # seconds: a loose bound for replies (the machines are shared)
 
 
-TRANSPORTS = ("python", "cli", "binary")
+TRANSPORTS = ("python", "cli", "binary", "capi")
 
 
 def binary_path() -> str:

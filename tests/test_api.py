@@ -295,3 +295,20 @@ def test_readable_board():
     assert "2-area" in text and "face-up" in text and "seat 0" in text
     act(state, "stop")
     assert "R: 1 0" in str(state)
+
+
+def test_every_declared_game_has_its_parts():
+    """A game is declared once (cpp/games/<g>/declaration.h, CMake's NUTCORE_GAMES); every other
+    part of it is found by its name, and must be there: its reference, its rules page, its board."""
+    from pathlib import Path
+
+    import nutcore.reference
+
+    root = Path(__file__).resolve().parent.parent
+    static = Path(nutcore.__file__).resolve().parent / "web" / "static" / "boards"
+    assert nutcore.reference.list_games() == nutcore.list_games()
+    for name in nutcore.list_games():
+        assert (root / "docs" / "rules" / f"{name}.md").exists(), name
+        assert (root / "cpp" / "games" / name / "declaration.h").exists(), name
+        assert (static / f"{name}.js").exists(), name
+        assert nutcore.load_game(name).params["players"] == 2

@@ -60,7 +60,7 @@ def play_one(game, ref_game, rng, where):
     return steps
 
 
-GAME_NAMES = ["auf_die_nuesse", "purzelbaum", "ritter", "nutz"]
+GAME_NAMES = nutcore.list_games()
 
 # Odd parameters reach rare corners of each game.
 ODD_PARAMS = {

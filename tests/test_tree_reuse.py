@@ -12,7 +12,8 @@ import nutcore
 from nutcore import SearchTree
 from playing import random_step
 
-GAMES = ["auf_die_nuesse", "purzelbaum", "ritter", "nutz"]
+GAMES = nutcore.list_games()
+HIDDEN = [g for g in GAMES if nutcore.load_game(g).hidden_information]
 
 
 def tree_algorithm(state) -> str:
@@ -113,7 +114,7 @@ def test_ismcts_keeps_the_seat_s_information_sets():
     assert nutcore.best_move(state, "ismcts", iterations=100, seed=1, tree=tree).extra["reused_visits"] == 0
 
 
-@pytest.mark.parametrize("name", ["ritter", "nutz"])
+@pytest.mark.parametrize("name", HIDDEN)
 def test_ismcts_reuse_is_decided_from_the_seat_s_view(name):
     # A state and its twin, which differs only in what the seat has not seen (here a history the
     # seat cannot check: a resampled state has none), searched with equal kept trees and the same

@@ -23,8 +23,8 @@ import nutcore
 TESTS = pathlib.Path(__file__).resolve().parent
 STATIC = pathlib.Path(nutcore.__file__).resolve().parent / "web" / "static"
 HARNESS = TESTS / "web_boards_harness.html"
-GAMES = ("auf_die_nuesse", "purzelbaum", "ritter", "nutz")
-HIDDEN = ("ritter", "nutz")
+GAMES = tuple(nutcore.list_games())
+HIDDEN = tuple(g for g in GAMES if nutcore.load_game(g).hidden_information)
 POSITIONS = 30
 THIEVES = ("Max", "Leo", "Fritz")
 

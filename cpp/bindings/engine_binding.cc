@@ -1,6 +1,8 @@
 // The engine for Python, generic over every declared game: best_move in one call (settings checked
 // in C++, the GIL released while searching), the exact solvers, kept search trees, what the
 // generic layers ask of a game, and the declared games themselves.
+#include "bindings/engine_binding.h"
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -8,7 +10,6 @@
 #include <memory>
 
 #include "bindings/boundary.h"
-#include "bindings/engine_binding.h"
 #include "bindings/game_binding.h"
 #include "engine/any.h"
 #include "engine/bots.h"
@@ -45,7 +46,8 @@ std::string line_arg(const py::handle& line) {
 struct PyEngine {
   py::object send;
   std::unique_ptr<engine::Engine> engine;
-  PyEngine(py::object s, const engine::Limits& limits, std::shared_ptr<engine::SearchSlots> slots) : send(std::move(s)) {
+  PyEngine(py::object s, const engine::Limits& limits, std::shared_ptr<engine::SearchSlots> slots)
+      : send(std::move(s)) {
     engine = std::make_unique<engine::Engine>(
         [this](const std::string& line) {
           if (finalizing()) return;
@@ -109,49 +111,68 @@ void bind_engine(py::module_& m) {
         t.kept.reset();
       });
 
-  m.def("best_move", [](const engine::AnyState& state, const py::dict& settings, StopToken* token, KeptTree* tree) {
-    // Checked here, before any work: a bad setting is a ValueError naming it.
-    const engine::SearchRequest request = engine::parse_search_request(json_from_py(settings));
-    std::shared_ptr<const engine::AnyState> copy = state.clone();  // Python may touch `state` meanwhile
-    engine::KeptSearch* kept = tree ? tree->for_state(*copy) : nullptr;
-    SearchProgress* progress = token ? &token->progress : nullptr;
-    struct Using {  // the tree is not replaced while this search has it
-      KeptTree* tree;
-      explicit Using(KeptTree* t) : tree(t) { if (tree) ++tree->users; }
-      ~Using() { if (tree) --tree->users; }
-    } using_tree(tree);
-    const engine::SearchOutcome r = run_interruptible(
-        [&](const StopFlag* stop) { return engine::best_move(*copy, request, stop, progress, kept); }, token);
-    return outcome_to_py(r);
-  }, py::arg("state"), py::arg("settings"), py::arg("stop") = nullptr, py::arg("tree") = nullptr,
-     "best_move's whole search: settings {algorithm, iterations, time_limit, threads, seed, ...options}.");
+  m.def(
+      "best_move",
+      [](const engine::AnyState& state, const py::dict& settings, StopToken* token, KeptTree* tree) {
+        // Checked here, before any work: a bad setting is a ValueError naming it.
+        const engine::SearchRequest request = engine::parse_search_request(json_from_py(settings));
+        std::shared_ptr<const engine::AnyState> copy = state.clone();  // Python may touch `state` meanwhile
+        engine::KeptSearch* kept = tree ? tree->for_state(*copy) : nullptr;
+        SearchProgress* progress = token ? &token->progress : nullptr;
+        struct Using {  // the tree is not replaced while this search has it
+          KeptTree* tree;
+          explicit Using(KeptTree* t) : tree(t) {
+            if (tree) ++tree->users;
+          }
+          ~Using() {
+            if (tree) --tree->users;
+          }
+        } using_tree(tree);
+        const engine::SearchOutcome r = run_interruptible(
+            [&](const StopFlag* stop) { return engine::best_move(*copy, request, stop, progress, kept); }, token);
+        return outcome_to_py(r);
+      },
+      py::arg("state"), py::arg("settings"), py::arg("stop") = nullptr, py::arg("tree") = nullptr,
+      "best_move's whole search: settings {algorithm, iterations, time_limit, threads, seed, ...options}.");
 
-  m.def("solve", [](const engine::AnyState& state, StopToken* token) {
-    std::shared_ptr<const engine::AnyState> copy = state.clone();
-    return outcome_to_py(run_interruptible([&](const StopFlag* stop) { return copy->solve(stop); }, token));
-  }, py::arg("state"), py::arg("stop") = nullptr, "The game's exact solver at a decision node.");
+  m.def(
+      "solve",
+      [](const engine::AnyState& state, StopToken* token) {
+        std::shared_ptr<const engine::AnyState> copy = state.clone();
+        return outcome_to_py(run_interruptible([&](const StopFlag* stop) { return copy->solve(stop); }, token));
+      },
+      py::arg("state"), py::arg("stop") = nullptr, "The game's exact solver at a decision node.");
 
-  m.def("check_search_settings", [](const py::dict& settings) { engine::parse_search_request(json_from_py(settings)); },
-        py::arg("settings"), "ValueError unless best_move would take these settings (any state aside).");
-  m.def("auto_algorithm", [](const engine::AnyState& s) { return engine::algorithm_name(s.auto_algorithm()); },
-        py::arg("state"), "What best_move's \"auto\" plays at this decision.");
-  m.def("solver_applies", [](const engine::AnyState& s) { return s.solver_applies(); }, py::arg("state"),
-        "Whether the game's exact solver decides here.");
-  m.def("greedy_action", [](const engine::AnyState& s) { return s.greedy_action(); }, py::arg("state"),
-        "The game's greedy policy's move at a decision node.");
-  m.def("default_options", [](const std::string& algorithm) {
-    return json_to_py(engine::default_options(engine::parse_algorithm(algorithm, "default_options")));
-  }, py::arg("algorithm"), "An algorithm's options with their generic defaults.");
+  m.def(
+      "check_search_settings", [](const py::dict& settings) { engine::parse_search_request(json_from_py(settings)); },
+      py::arg("settings"), "ValueError unless best_move would take these settings (any state aside).");
+  m.def(
+      "auto_algorithm", [](const engine::AnyState& s) { return engine::algorithm_name(s.auto_algorithm()); },
+      py::arg("state"), "What best_move's \"auto\" plays at this decision.");
+  m.def(
+      "solver_applies", [](const engine::AnyState& s) { return s.solver_applies(); }, py::arg("state"),
+      "Whether the game's exact solver decides here.");
+  m.def(
+      "greedy_action", [](const engine::AnyState& s) { return s.greedy_action(); }, py::arg("state"),
+      "The game's greedy policy's move at a decision node.");
+  m.def(
+      "default_options",
+      [](const std::string& algorithm) {
+        return json_to_py(engine::default_options(engine::parse_algorithm(algorithm, "default_options")));
+      },
+      py::arg("algorithm"), "An algorithm's options with their generic defaults.");
 
   // Bots (engine/bots.h): made from a spec, or from its parts (a name and its settings).
   py::class_<engine::Bot>(m, "Bot", "One of nutcore's own bots (nutcore.make_bot wraps it).")
       .def(py::init([](const py::object& spec, const py::object& settings) {
-        if (!py::isinstance<py::str>(spec))
-          throw std::invalid_argument("a bot spec is a string such as 'mcts:iterations=2000', got " + py_repr(spec));
-        const std::string text = spec.cast<std::string>();
-        if (settings.is_none()) return std::make_unique<engine::Bot>(engine::parse_bot_spec(text));
-        return std::make_unique<engine::Bot>(engine::make_bot_spec(text, json_from_py(settings)));
-      }), py::arg("spec"), py::arg("settings") = py::none())
+             if (!py::isinstance<py::str>(spec))
+               throw std::invalid_argument("a bot spec is a string such as 'mcts:iterations=2000', got " +
+                                           py_repr(spec));
+             const std::string text = spec.cast<std::string>();
+             if (settings.is_none()) return std::make_unique<engine::Bot>(engine::parse_bot_spec(text));
+             return std::make_unique<engine::Bot>(engine::make_bot_spec(text, json_from_py(settings)));
+           }),
+           py::arg("spec"), py::arg("settings") = py::none())
       .def_property("name", &engine::Bot::name, &engine::Bot::set_name)
       .def_property_readonly("kind", [](const engine::Bot& b) { return b.spec().kind_name(); })
       .def_property_readonly("settings", [](const engine::Bot& b) { return json_to_py(b.spec().settings); })
@@ -159,23 +180,31 @@ void bind_engine(py::module_& m) {
       .def_property_readonly("noise", [](const engine::Bot& b) { return b.spec().noise; })
       .def_property_readonly("reuse", [](const engine::Bot& b) { return b.spec().reuse; })
       .def_property_readonly("level", [](const engine::Bot& b) { return b.spec().level; })
-      .def("reset", [](engine::Bot& b, const py::handle& seed) { b.reset(seed_arg(seed)); }, py::arg("seed"))
-      .def("check_for", [](engine::Bot& b, const engine::AnyState& s) { b.check_for(s); }, py::arg("state"))
-      .def("step", [](engine::Bot& b, const engine::AnyState& state, StopToken* token) {
-        std::shared_ptr<const engine::AnyState> copy = state.clone();
-        SearchProgress* progress = token ? &token->progress : nullptr;
-        return run_interruptible([&](const StopFlag* stop) { return b.step(*copy, stop, progress); }, token);
-      }, py::arg("state"), py::arg("stop") = nullptr, "The bot's move at a decision node (the GIL released).");
-  m.def("parse_bot_spec", [](const std::string& spec) {
-    const engine::BotSpec b = engine::parse_bot_spec(spec);
-    py::dict d;
-    d["kind"] = b.kind_name();
-    d["settings"] = json_to_py(b.settings);
-    if (b.memory != 1) d["memory"] = b.memory;
-    if (b.noise != 0) d["noise"] = b.noise;
-    d["name"] = b.name;
-    return d;
-  }, py::arg("spec"), "A spec's parts, checked: kind, settings (of its search), memory, noise, name.");
+      .def(
+          "reset", [](engine::Bot& b, const py::handle& seed) { b.reset(seed_arg(seed)); }, py::arg("seed"))
+      .def(
+          "check_for", [](engine::Bot& b, const engine::AnyState& s) { b.check_for(s); }, py::arg("state"))
+      .def(
+          "step",
+          [](engine::Bot& b, const engine::AnyState& state, StopToken* token) {
+            std::shared_ptr<const engine::AnyState> copy = state.clone();
+            SearchProgress* progress = token ? &token->progress : nullptr;
+            return run_interruptible([&](const StopFlag* stop) { return b.step(*copy, stop, progress); }, token);
+          },
+          py::arg("state"), py::arg("stop") = nullptr, "The bot's move at a decision node (the GIL released).");
+  m.def(
+      "parse_bot_spec",
+      [](const std::string& spec) {
+        const engine::BotSpec b = engine::parse_bot_spec(spec);
+        py::dict d;
+        d["kind"] = b.kind_name();
+        d["settings"] = json_to_py(b.settings);
+        if (b.memory != 1) d["memory"] = b.memory;
+        if (b.noise != 0) d["noise"] = b.noise;
+        d["name"] = b.name;
+        return d;
+      },
+      py::arg("spec"), "A spec's parts, checked: kind, settings (of its search), memory, noise, name.");
   m.def("level_spec", &engine::level_spec, py::arg("game"), py::arg("level"),
         "The bot spec of difficulty level 1..10 on a game (its own table, or the generic one).");
 
@@ -185,72 +214,92 @@ void bind_engine(py::module_& m) {
   py::class_<engine::SearchSlots, std::shared_ptr<engine::SearchSlots>>(m, "SearchSlots",
                                                                         "Searches that may run at once over engines.")
       .def(py::init([](const py::handle& size) {
-        return std::make_shared<engine::SearchSlots>(static_cast<int>(int_arg(size, "searches", 1, 10000)));
-      }), py::arg("size"))
+             return std::make_shared<engine::SearchSlots>(static_cast<int>(int_arg(size, "searches", 1, 10000)));
+           }),
+           py::arg("size"))
       .def_property_readonly("size", &engine::SearchSlots::size);
   py::class_<PyEngine>(m, "Engine", "One connection's game and its commands (docs/engine-protocol.md).")
       .def(py::init([](py::object send, const py::dict& limits, std::shared_ptr<engine::SearchSlots> slots) {
-        return std::make_unique<PyEngine>(std::move(send), engine::Limits::from_json(json_from_py(limits)), std::move(slots));
-      }), py::arg("send"), py::arg("limits"), py::arg("slots") = nullptr)
-      .def("handle", [](PyEngine& e, const py::handle& line) {
-        const std::string text = line_arg(line);
-        py::gil_scoped_release release;
-        e.engine->handle(text);
-      }, py::arg("line"))
-      .def("close", [](PyEngine& e, bool wait) {
-        py::gil_scoped_release release;
-        e.engine->close(wait);
-      }, py::arg("wait") = true)
+             return std::make_unique<PyEngine>(std::move(send), engine::Limits::from_json(json_from_py(limits)),
+                                               std::move(slots));
+           }),
+           py::arg("send"), py::arg("limits"), py::arg("slots") = nullptr)
+      .def(
+          "handle",
+          [](PyEngine& e, const py::handle& line) {
+            const std::string text = line_arg(line);
+            py::gil_scoped_release release;
+            e.engine->handle(text);
+          },
+          py::arg("line"))
+      .def(
+          "close",
+          [](PyEngine& e, bool wait) {
+            py::gil_scoped_release release;
+            e.engine->close(wait);
+          },
+          py::arg("wait") = true)
       .def("drop", [](PyEngine& e) { e.engine->drop(); })
       .def_property_readonly("closed", [](const PyEngine& e) { return e.engine->closed(); })
       .def_property_readonly("searching", [](const PyEngine& e) { return e.engine->searching(); })
-      .def("wait_for_search", [](PyEngine& e) {
-        py::gil_scoped_release release;
-        e.engine->wait_for_search();
-      })
-      .def("_truth", [](const PyEngine& e) { return json_to_py(e.engine->truth_json()); },
-           "For tests: the true position (not a protocol command).")
-      .def("_connection", [](const PyEngine& e) { return json_to_py(e.engine->connection_json()); },
-           "For tests: the game being played and the connection's seat.")
-      .def("_replace_truth", [](PyEngine& e, const py::object& position) { e.engine->replace_truth(json_from_py(position)); },
-           py::arg("position"), "For tests: another position for the truth (one the seat cannot tell from it).");
-  m.def("run_stdio", [](const py::dict& limits) {
-    const engine::Limits l = engine::Limits::from_json(json_from_py(limits));
-    std::optional<py::error_already_set> interrupt;
-    int code;
-    {
-      py::gil_scoped_release release;
-      code = engine::run_stdio(0, 1, l, [&] {
-        py::gil_scoped_acquire acquire;
-        if (PyErr_CheckSignals() != 0) interrupt.emplace();  // takes the pending exception
-        return interrupt.has_value();
-      });
-    }
-    if (interrupt) throw std::move(*interrupt);
-    return code;
-  }, py::arg("limits"), "The protocol on this process's stdin and stdout until the end of input or quit.");
+      .def("wait_for_search",
+           [](PyEngine& e) {
+             py::gil_scoped_release release;
+             e.engine->wait_for_search();
+           })
+      .def(
+          "_truth", [](const PyEngine& e) { return json_to_py(e.engine->truth_json()); },
+          "For tests: the true position (not a protocol command).")
+      .def(
+          "_connection", [](const PyEngine& e) { return json_to_py(e.engine->connection_json()); },
+          "For tests: the game being played and the connection's seat.")
+      .def(
+          "_replace_truth",
+          [](PyEngine& e, const py::object& position) { e.engine->replace_truth(json_from_py(position)); },
+          py::arg("position"), "For tests: another position for the truth (one the seat cannot tell from it).");
+  m.def(
+      "run_stdio",
+      [](const py::dict& limits) {
+        const engine::Limits l = engine::Limits::from_json(json_from_py(limits));
+        std::optional<py::error_already_set> interrupt;
+        int code;
+        {
+          py::gil_scoped_release release;
+          code = engine::run_stdio(0, 1, l, [&] {
+            py::gil_scoped_acquire acquire;
+            if (PyErr_CheckSignals() != 0) interrupt.emplace();  // takes the pending exception
+            return interrupt.has_value();
+          });
+        }
+        if (interrupt) throw std::move(*interrupt);
+        return code;
+      },
+      py::arg("limits"), "The protocol on this process's stdin and stdout until the end of input or quit.");
 
-  m.def("game_infos", [] {
-    py::list out;
-    for (const engine::GameInfo& g : engine::game_infos()) {
-      py::dict d;
-      d["name"] = g.name;
-      d["title"] = g.title;
-      d["tag"] = g.tag;
-      d["hidden_information"] = g.hidden_information;
-      d["whole_game_solver"] = g.whole_game_solver;
-      d["min_players"] = g.min_players;
-      d["max_players"] = g.max_players;
-      py::list algorithms;
-      for (int i = 0; i < kNumAlgorithms; ++i)
-        if (g.algorithms.has(static_cast<Algorithm>(i))) algorithms.append(kAlgorithmNames[i]);
-      d["algorithms"] = py::tuple(algorithms);
-      d["search_defaults"] = json_to_py(g.search_defaults);
-      d["levels"] = g.levels;
-      out.append(d);
-    }
-    return out;
-  }, "The declared games: name, title, tag, hidden_information, players, algorithms, search defaults, levels.");
+  m.def(
+      "game_infos",
+      [] {
+        py::list out;
+        for (const engine::GameInfo& g : engine::game_infos()) {
+          py::dict d;
+          d["name"] = g.name;
+          d["title"] = g.title;
+          d["tag"] = g.tag;
+          d["hidden_information"] = g.hidden_information;
+          d["whole_game_solver"] = g.whole_game_solver;
+          d["min_players"] = g.min_players;
+          d["max_players"] = g.max_players;
+          py::list algorithms;
+          for (int i = 0; i < kNumAlgorithms; ++i)
+            if (g.algorithms.has(static_cast<Algorithm>(i))) algorithms.append(kAlgorithmNames[i]);
+          d["algorithms"] = py::tuple(algorithms);
+          d["search_defaults"] = json_to_py(g.search_defaults);
+          d["levels"] = g.levels;
+          out.append(d);
+        }
+        return out;
+      },
+      "The declared games: name, title, tag, hidden_information, players, algorithms, search defaults, levels.");
 }
 
 }  // namespace nutcore::bindings

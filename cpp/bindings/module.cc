@@ -29,15 +29,18 @@ PYBIND11_MODULE(_core, m) {
       .def("stop", &StopToken::stop, "Ask the searches using this token to end now.")
       .def("reset", &StopToken::reset, "Clear the request, to use the token again.")
       .def_property_readonly("stopped", &StopToken::stopped)
-      .def("progress", [](StopToken& token) -> py::object {
-        std::lock_guard<std::mutex> lock(token.progress.mutex);
-        if (token.progress.actions.empty()) return py::none();
-        py::dict out;
-        out["iterations"] = token.progress.iterations;
-        out["actions"] = nutcore::bindings::action_stats_to_py(token.progress.actions);
-        return out;
-      }, "The root statistics of the MCTS or ISMCTS search using this token, as it runs (every 0.2 s; its "
-         "first thread's share with several threads), or None before its first report.");
+      .def(
+          "progress",
+          [](StopToken& token) -> py::object {
+            std::lock_guard<std::mutex> lock(token.progress.mutex);
+            if (token.progress.actions.empty()) return py::none();
+            py::dict out;
+            out["iterations"] = token.progress.iterations;
+            out["actions"] = nutcore::bindings::action_stats_to_py(token.progress.actions);
+            return out;
+          },
+          "The root statistics of the MCTS or ISMCTS search using this token, as it runs (every 0.2 s; its "
+          "first thread's share with several threads), or None before its first report.");
   py::register_exception<nutcore::Stopped>(m, "SearchStopped");
   nutcore::bindings::bind_engine(m);  // first: the games' classes derive from its _AnyState
 #define NUTCORE_GAME(name) nutcore::bindings::bind_##name(m);

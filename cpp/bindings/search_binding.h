@@ -17,30 +17,40 @@ void bind_policies(py::module_& m) {
   using G = typename D::Game;
   using S = engine::StateModel<D>;
   if constexpr (HasEvaluation<G>) {
-    m.def("evaluate", [](const S& state) {
-      double v[G::kMaxNumPlayers];
-      evaluate_all(state.rules(), state.state(), v);
-      return std::vector<double>(v, v + state.game().num_players());
-    }, py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
+    m.def(
+        "evaluate",
+        [](const S& state) {
+          double v[G::kMaxNumPlayers];
+          evaluate_all(state.rules(), state.state(), v);
+          return std::vector<double>(v, v + state.game().num_players());
+        },
+        py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
   }
   if constexpr (HasRolloutPolicy<G>) {
     // Bare playouts of the kind heuristic_rollouts plays (bench/iteration_cost.py times a search
     // against playouts of its own kind).
-    m.def("greedy_playouts", [](const S& state, const py::handle& n, const py::handle& seed) {
-      const int64_t count = int_arg(n, "greedy_playouts: n", 0, int64_t{1} << 40);
-      return playouts(state.model()->rules_ptr(), state.state(), count, seed_arg(seed),
-                      [](const G& g, auto& s, Rng& rng) { return play_out(g, s, rng, true); });
-    }, py::arg("state"), py::arg("n"), py::arg("seed") = 0,
-       "n games from `state` to the end by the game's greedy policy (chance by its odds): (returns, lengths).");
+    m.def(
+        "greedy_playouts",
+        [](const S& state, const py::handle& n, const py::handle& seed) {
+          const int64_t count = int_arg(n, "greedy_playouts: n", 0, int64_t{1} << 40);
+          return playouts(state.model()->rules_ptr(), state.state(), count, seed_arg(seed),
+                          [](const G& g, auto& s, Rng& rng) { return play_out(g, s, rng, true); });
+        },
+        py::arg("state"), py::arg("n"), py::arg("seed") = 0,
+        "n games from `state` to the end by the game's greedy policy (chance by its odds): (returns, lengths).");
   }
   if constexpr (HasActionOrder<G>) {
-    m.def("ordered_actions", [](const S& state) {
-      if (state.is_terminal() || state.is_chance_node()) throw std::invalid_argument("ordered_actions needs a decision node");
-      typename G::Actions legal;
-      state.rules().legal_actions(state.state(), legal);
-      order_actions(state.rules(), state.state(), legal);
-      return std::vector<Action>(legal.begin(), legal.end());
-    }, py::arg("state"), "The legal actions best first, as MCTS expands and widens them.");
+    m.def(
+        "ordered_actions",
+        [](const S& state) {
+          if (state.is_terminal() || state.is_chance_node())
+            throw std::invalid_argument("ordered_actions needs a decision node");
+          typename G::Actions legal;
+          state.rules().legal_actions(state.state(), legal);
+          order_actions(state.rules(), state.state(), legal);
+          return std::vector<Action>(legal.begin(), legal.end());
+        },
+        py::arg("state"), "The legal actions best first, as MCTS expands and widens them.");
   }
 }
 

@@ -9,8 +9,18 @@
 
 namespace nutcore {
 
-Json Json::boolean(bool b) { Json j; j.type_ = Type::kBool; j.bool_ = b; return j; }
-Json Json::integer(int64_t i) { Json j; j.type_ = Type::kInt; j.int_ = i; return j; }
+Json Json::boolean(bool b) {
+  Json j;
+  j.type_ = Type::kBool;
+  j.bool_ = b;
+  return j;
+}
+Json Json::integer(int64_t i) {
+  Json j;
+  j.type_ = Type::kInt;
+  j.int_ = i;
+  return j;
+}
 Json Json::unsigned_integer(uint64_t u) {
   if (u <= static_cast<uint64_t>(INT64_MAX)) return integer(static_cast<int64_t>(u));
   Json j;
@@ -19,10 +29,28 @@ Json Json::unsigned_integer(uint64_t u) {
   j.uint_ = u;
   return j;
 }
-Json Json::number(double d) { Json j; j.type_ = Type::kDouble; j.double_ = d; return j; }
-Json Json::string(std::string s) { Json j; j.type_ = Type::kString; j.string_ = std::move(s); return j; }
-Json Json::array() { Json j; j.type_ = Type::kArray; return j; }
-Json Json::object() { Json j; j.type_ = Type::kObject; return j; }
+Json Json::number(double d) {
+  Json j;
+  j.type_ = Type::kDouble;
+  j.double_ = d;
+  return j;
+}
+Json Json::string(std::string s) {
+  Json j;
+  j.type_ = Type::kString;
+  j.string_ = std::move(s);
+  return j;
+}
+Json Json::array() {
+  Json j;
+  j.type_ = Type::kArray;
+  return j;
+}
+Json Json::object() {
+  Json j;
+  j.type_ = Type::kObject;
+  return j;
+}
 
 namespace {
 
@@ -64,8 +92,8 @@ class Parser {
   size_t pos_ = 0;
 
   void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r' || text_[pos_] == '\t'))
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
       ++pos_;
   }
   bool consume(const char* word) {
@@ -95,7 +123,10 @@ class Parser {
   Json parse_object(int depth, const std::string& path) {
     Json obj = Json::object();
     ++pos_;
-    if (peek() == '}') { ++pos_; return obj; }
+    if (peek() == '}') {
+      ++pos_;
+      return obj;
+    }
     for (;;) {
       if (peek() != '"') fail("JSON: expected a key at offset " + std::to_string(pos_));
       std::string key = parse_string();
@@ -117,7 +148,10 @@ class Parser {
   Json parse_array(int depth, const std::string& path) {
     Json arr = Json::array();
     ++pos_;
-    if (peek() == ']') { ++pos_; return arr; }
+    if (peek() == ']') {
+      ++pos_;
+      return arr;
+    }
     for (;;) {
       arr.push(parse_value(depth + 1, path + "[]"));
       char c = peek();
@@ -133,10 +167,14 @@ class Parser {
     for (int i = 0; i < 4; ++i) {
       char h = text_[pos_++];
       code <<= 4;
-      if (h >= '0' && h <= '9') code |= h - '0';
-      else if (h >= 'a' && h <= 'f') code |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F') code |= h - 'A' + 10;
-      else fail("JSON: bad \\u escape");
+      if (h >= '0' && h <= '9')
+        code |= h - '0';
+      else if (h >= 'a' && h <= 'f')
+        code |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        code |= h - 'A' + 10;
+      else
+        fail("JSON: bad \\u escape");
     }
     return code;
   }
@@ -148,18 +186,37 @@ class Parser {
       char c = text_[pos_++];
       if (c == '"') return out;
       if (static_cast<unsigned char>(c) < 0x20) fail("JSON: control character in string");
-      if (c != '\\') { out += c; continue; }
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
       if (pos_ >= text_.size()) break;
       char e = text_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           unsigned code = hex4();
           // A high surrogate followed by an escaped low one is one code point; any other
@@ -169,13 +226,16 @@ class Parser {
             const size_t back = pos_;
             pos_ += 2;
             const unsigned low = hex4();
-            if (low >= 0xDC00 && low <= 0xDFFF) code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            else pos_ = back;
+            if (low >= 0xDC00 && low <= 0xDFFF)
+              code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+            else
+              pos_ = back;
           }
           append_utf8(out, code);
           break;
         }
-        default: fail("JSON: bad escape");
+        default:
+          fail("JSON: bad escape");
       }
     }
     fail("JSON: unterminated string");
@@ -189,8 +249,10 @@ class Parser {
     const auto bad = [&] { fail("JSON: unexpected character at offset " + std::to_string(start)); };
     if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
     if (pos_ >= text_.size() || !digit(text_[pos_])) bad();
-    if (text_[pos_] == '0') ++pos_;
-    else while (pos_ < text_.size() && digit(text_[pos_])) ++pos_;
+    if (text_[pos_] == '0')
+      ++pos_;
+    else
+      while (pos_ < text_.size() && digit(text_[pos_])) ++pos_;
     bool is_integer = true;
     if (pos_ < text_.size() && text_[pos_] == '.') {
       is_integer = false;
@@ -240,13 +302,20 @@ class Parser {
 
 const char* type_name(Json::Type t) {
   switch (t) {
-    case Json::Type::kNull: return "null";
-    case Json::Type::kBool: return "a boolean";
-    case Json::Type::kInt: return "an integer";
-    case Json::Type::kDouble: return "a number";
-    case Json::Type::kString: return "a string";
-    case Json::Type::kArray: return "a list";
-    case Json::Type::kObject: return "an object";
+    case Json::Type::kNull:
+      return "null";
+    case Json::Type::kBool:
+      return "a boolean";
+    case Json::Type::kInt:
+      return "an integer";
+    case Json::Type::kDouble:
+      return "a number";
+    case Json::Type::kString:
+      return "a string";
+    case Json::Type::kArray:
+      return "a list";
+    case Json::Type::kObject:
+      return "an object";
   }
   return "?";
 }
@@ -333,9 +402,15 @@ std::string Json::dump() const {
 
 void Json::dump_to(std::string& out) const {
   switch (type_) {
-    case Type::kNull: out += "null"; break;
-    case Type::kBool: out += bool_ ? "true" : "false"; break;
-    case Type::kInt: out += integer_text(); break;
+    case Type::kNull:
+      out += "null";
+      break;
+    case Type::kBool:
+      out += bool_ ? "true" : "false";
+      break;
+    case Type::kInt:
+      out += integer_text();
+      break;
     case Type::kDouble: {
       // The shortest text that reads back as the same double, always with a '.' or an exponent so
       // that it stays a float on the Python side (as json.dumps writes it).
@@ -353,8 +428,11 @@ void Json::dump_to(std::string& out) const {
       for (size_t i = 0; i < string_.size(); ++i) {
         const char c = string_[i];
         const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') { out += '\\'; out += c; }
-        else if (c == '\n') out += "\\n";
+        if (c == '"' || c == '\\') {
+          out += '\\';
+          out += c;
+        } else if (c == '\n')
+          out += "\\n";
         else if (u < 0x20) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
@@ -367,7 +445,8 @@ void Json::dump_to(std::string& out) const {
           std::snprintf(buf, sizeof buf, "\\u%04x", code);
           out += buf;
           i += 2;
-        } else out += c;
+        } else
+          out += c;
       }
       out += '"';
       break;
@@ -392,8 +471,7 @@ void Json::dump_to(std::string& out) const {
   }
 }
 
-JsonObjectReader::JsonObjectReader(const Json& object, std::string what)
-    : object_(object), what_(std::move(what)) {
+JsonObjectReader::JsonObjectReader(const Json& object, std::string what) : object_(object), what_(std::move(what)) {
   object_.items(what_);  // type check
 }
 
@@ -423,14 +501,28 @@ bool valid_utf8(const std::string& text, size_t* bad_offset) {
     const unsigned c = p[i];
     size_t len = 0;
     unsigned lo = 0x80, hi = 0xBF;  // the range of the second byte
-    if (c < 0x80) len = 1;
-    else if (c >= 0xC2 && c <= 0xDF) len = 2;
-    else if (c == 0xE0) { len = 3; lo = 0xA0; }
-    else if (c == 0xED) { len = 3; hi = 0x9F; }  // no surrogates
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) len = 3;
-    else if (c == 0xF0) { len = 4; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) len = 4;
-    else if (c == 0xF4) { len = 4; hi = 0x8F; }
+    if (c < 0x80)
+      len = 1;
+    else if (c >= 0xC2 && c <= 0xDF)
+      len = 2;
+    else if (c == 0xE0) {
+      len = 3;
+      lo = 0xA0;
+    } else if (c == 0xED) {
+      len = 3;
+      hi = 0x9F;
+    }  // no surrogates
+    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+      len = 3;
+    else if (c == 0xF0) {
+      len = 4;
+      lo = 0x90;
+    } else if (c >= 0xF1 && c <= 0xF3)
+      len = 4;
+    else if (c == 0xF4) {
+      len = 4;
+      hi = 0x8F;
+    }
     bool ok = len > 0 && i + len <= n;
     for (size_t k = 1; ok && k < len; ++k) {
       const unsigned b = p[i + k];

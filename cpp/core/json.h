@@ -8,8 +8,8 @@
 // escape, so any string JSON can carry goes through unchanged.
 #pragma once
 
-#include <cstdint>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>

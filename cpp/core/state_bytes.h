@@ -31,7 +31,8 @@ std::string state_to_bytes(const State& s, uint8_t game_tag, uint8_t version, in
 template <typename State>
 State state_from_bytes(const std::string& bytes, uint8_t game_tag, uint8_t version, int players) {
   auto fail = [](const char* why) { throw std::invalid_argument(why); };
-  if (bytes.size() < kStateHeader || std::memcmp(bytes.data(), kStateMagic, 4) != 0) fail("not a serialized nutcore state");
+  if (bytes.size() < kStateHeader || std::memcmp(bytes.data(), kStateMagic, 4) != 0)
+    fail("not a serialized nutcore state");
   if (static_cast<uint8_t>(bytes[4]) != game_tag) fail("serialized state belongs to another game");
   if (static_cast<uint8_t>(bytes[5]) != version) fail("serialized state has an unknown format version");
   if (static_cast<uint8_t>(bytes[6]) != players) fail("serialized state is for another player count");

@@ -22,7 +22,7 @@ inline bool stop_requested(const StopFlag* stop) { return stop && stop->load(std
 struct SearchProgress {
   double interval = 0.2;
   std::mutex mutex;
-  long iterations = 0;  // of the reporting thread (with several threads, a share of the total)
+  long iterations = 0;               // of the reporting thread (with several threads, a share of the total)
   std::vector<ActionStats> actions;  // per root move, the mean value for the seat to move there
 
   void clear() {

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <array>
-#include <cstdint>
 #include <cassert>
+#include <cstdint>
 
 #include "core/rng.h"
 

@@ -19,9 +19,9 @@ namespace nutcore::engine {
 
 // What the engine knows of a declared game without loading it.
 struct GameInfo {
-  std::string name;    // "auf_die_nuesse"
-  std::string title;   // "Auf die Nüsse!"
-  uint8_t tag = 0;     // the game tag of its serialized states
+  std::string name;   // "auf_die_nuesse"
+  std::string title;  // "Auf die Nüsse!"
+  uint8_t tag = 0;    // the game tag of its serialized states
   bool hidden_information = false;
   bool whole_game_solver = false;
   int min_players = 2, max_players = 4;
@@ -95,8 +95,8 @@ class AnyState {
   virtual bool is_terminal() const = 0;
   virtual std::vector<Action> legal_actions() const = 0;
   virtual std::vector<std::pair<Action, double>> chance_outcomes() const = 0;
-  virtual bool is_legal(Action a) const = 0;           // a legal action, or a chance outcome
-  virtual void apply_action(Action a) = 0;              // is_legal or std::invalid_argument
+  virtual bool is_legal(Action a) const = 0;  // a legal action, or a chance outcome
+  virtual void apply_action(Action a) = 0;    // is_legal or std::invalid_argument
   virtual std::string action_to_string(Action a) const = 0;
   virtual Action string_to_action(const std::string& text) const = 0;
   virtual std::vector<double> returns() const = 0;
@@ -133,7 +133,7 @@ class AnyState {
   int checked_seat(int64_t seat, const std::string& what) const;
 };
 
-// The declared games (CMake's NUTCORE_GAMES, in that order) and loading one by name from its
+// The declared games (CMake's NUTCORE_GAMES), by name, and loading one by name from its
 // parameters (players included). std::invalid_argument names the problem.
 const std::vector<GameInfo>& game_infos();
 const GameInfo& game_info(const std::string& name);

@@ -31,11 +31,11 @@ std::string lower(std::string s) {
 Json parse_value(const std::string& text) {
   if (!text.empty()) {
     size_t i = text[0] == '-' || text[0] == '+' ? 1 : 0;
-    if (i < text.size() && std::all_of(text.begin() + static_cast<long>(i), text.end(),
-                                       [](char c) { return c >= '0' && c <= '9'; })) {
+    if (i < text.size() &&
+        std::all_of(text.begin() + static_cast<long>(i), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       try {
         return Json::parse(text[0] == '+' ? text.substr(1) : text);  // any size: range checks name it
-      } catch (const std::invalid_argument&) {  // leading zeros, which JSON does not write
+      } catch (const std::invalid_argument&) {                       // leading zeros, which JSON does not write
         return Json::number(std::strtod(text.c_str(), nullptr));
       }
     }
@@ -80,10 +80,14 @@ void add_to_name(std::string& name, const std::string& key, const Json& value) {
 
 std::string BotSpec::kind_name() const {
   switch (kind) {
-    case Kind::kRandom: return "random";
-    case Kind::kGreedy: return "greedy";
-    case Kind::kLevel: return "level";
-    case Kind::kSearch: return algorithm ? algorithm_name(*algorithm) : "auto";
+    case Kind::kRandom:
+      return "random";
+    case Kind::kGreedy:
+      return "greedy";
+    case Kind::kLevel:
+      return "level";
+    case Kind::kSearch:
+      return algorithm ? algorithm_name(*algorithm) : "auto";
   }
   return "";
 }
@@ -92,11 +96,11 @@ const std::vector<std::string>& generic_levels() {
   // Weakest first: beginners are noisy, forgetful greedy players; from level 5 the game's own
   // best_move ("auto") with a growing budget. A game's declaration may replace the table
   // (kLevels), so that its levels are about equally spaced in rating (docs/levels.md).
-  static const std::vector<std::string> levels = {
-      "greedy:noise=0.6,memory=0.3",   "greedy:noise=0.35,memory=0.5",  "greedy:noise=0.15,memory=0.7",
-      "greedy:memory=0.85",            "auto:iterations=30,memory=0.9", "auto:iterations=100,memory=0.95",
-      "auto:iterations=300",           "auto:iterations=1000",          "auto:iterations=3000",
-      "auto:iterations=10000"};
+  static const std::vector<std::string> levels = {"greedy:noise=0.6,memory=0.3",   "greedy:noise=0.35,memory=0.5",
+                                                  "greedy:noise=0.15,memory=0.7",  "greedy:memory=0.85",
+                                                  "auto:iterations=30,memory=0.9", "auto:iterations=100,memory=0.95",
+                                                  "auto:iterations=300",           "auto:iterations=1000",
+                                                  "auto:iterations=3000",          "auto:iterations=10000"};
   return levels;
 }
 
@@ -152,10 +156,14 @@ BotSpec make_bot_spec(const std::string& name, const Json& settings) {
   const Json* noise = nullptr;
   const Json* reuse = nullptr;
   for (const auto& [key, value] : settings.items("settings")) {
-    if (key == "memory") memory = &value;
-    else if (key == "noise") noise = &value;
-    else if (key == "reuse") reuse = &value;
-    else search.set(key, value);
+    if (key == "memory")
+      memory = &value;
+    else if (key == "noise")
+      noise = &value;
+    else if (key == "reuse")
+      reuse = &value;
+    else
+      search.set(key, value);
   }
   if (name == "random") {
     b.kind = BotSpec::Kind::kRandom;

@@ -33,8 +33,7 @@ namespace nutcore {
 
 enum class Algorithm : uint8_t { kMcts, kIsmcts, kPimc, kExpectimax, kSolver };
 constexpr int kNumAlgorithms = 5;
-constexpr std::array<const char*, kNumAlgorithms> kAlgorithmNames = {"mcts", "ismcts", "pimc", "expectimax",
-                                                                     "solver"};
+constexpr std::array<const char*, kNumAlgorithms> kAlgorithmNames = {"mcts", "ismcts", "pimc", "expectimax", "solver"};
 
 // A set of algorithms, as a bit mask.
 struct AlgorithmSet {
@@ -58,6 +57,6 @@ struct SolverAnswer {
   Json extra = Json::object();
 };
 
-namespace declare {}  // the games' declarations: nutcore::declare::<g>
+namespace declare {}  // namespace declare
 
 }  // namespace nutcore

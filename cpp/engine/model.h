@@ -48,7 +48,8 @@ class KeptModel final : public KeptSearch {
   // decides itself, so that twin states the seat cannot tell apart are searched alike.
   bool path_to(const S& state, const std::vector<Action>& history, std::vector<Action>& path) const {
     if constexpr (Tree::kReusesByView) return has_root_;
-    if (!has_root_ || history.size() < history_.size() || !std::equal(history_.begin(), history_.end(), history.begin()))
+    if (!has_root_ || history.size() < history_.size() ||
+        !std::equal(history_.begin(), history_.end(), history.begin()))
       return false;
     S replay = root_;
     for (size_t i = history_.size(); i < history.size(); ++i) {
@@ -106,8 +107,8 @@ class StateModel final : public AnyState {
   using G = typename D::Game;
   using S = typename G::StateType;
   static constexpr bool kHidden = G::kHiddenInformation;
-  using TreeSearch = std::conditional_t<kHidden, KeptModel<IsmctsTree<G>, IsmctsOptions>,
-                                        KeptModel<MctsTree<G>, MctsOptions>>;
+  using TreeSearch =
+      std::conditional_t<kHidden, KeptModel<IsmctsTree<G>, IsmctsOptions>, KeptModel<MctsTree<G>, MctsOptions>>;
 
   StateModel(std::shared_ptr<const GameModel<D>> game, const S& state, std::vector<Action> history = {})
       : game_(std::move(game)), state_(state), history_(std::move(history)) {}
@@ -234,8 +235,10 @@ class StateModel final : public AnyState {
     if (rules().is_terminal(state_) || rules().is_chance(state_))
       throw std::invalid_argument("greedy_action needs a decision node");
     Rng rng(0);
-    if constexpr (HasRolloutPolicy<G>) return rollout_action(rules(), state_, rng);
-    else return random_action_by_listing(rules(), state_, rng);
+    if constexpr (HasRolloutPolicy<G>)
+      return rollout_action(rules(), state_, rng);
+    else
+      return random_action_by_listing(rules(), state_, rng);
   }
 
   SearchOutcome search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop, SearchProgress* progress,
@@ -246,7 +249,8 @@ class StateModel final : public AnyState {
   SearchOutcome sampling_outcome(const MctsResult& r, Algorithm a, const MctsOptions& o, uint64_t seed) const;
   std::vector<ActionStat> stats(const std::vector<ActionStats>& raw, bool with_visits) const {
     std::vector<ActionStat> out;
-    for (const auto& s : raw) out.push_back({s.action, rules().action_to_string(s.action), with_visits ? s.visits : -1, s.mean_value});
+    for (const auto& s : raw)
+      out.push_back({s.action, rules().action_to_string(s.action), with_visits ? s.visits : -1, s.mean_value});
     return out;
   }
 
@@ -413,7 +417,8 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
 
 template <typename D>
 SearchOutcome StateModel<D>::solve(const StopFlag* stop) const {
-  if (!D::kAlgorithms.has(Algorithm::kSolver)) throw std::invalid_argument(std::string(G::kName) + " has no exact solver");
+  if (!D::kAlgorithms.has(Algorithm::kSolver))
+    throw std::invalid_argument(std::string(G::kName) + " has no exact solver");
   if (rules().is_terminal(state_) || rules().is_chance(state_))
     throw std::invalid_argument("the solver needs a decision node");
   const SolverAnswer r = D::solve(rules(), state_, stop);
@@ -440,7 +445,8 @@ GameEntry make_entry(const char* folder) {
   using G = typename D::Game;
   GameEntry e;
   e.info.name = G::kName;
-  if (e.info.name != folder) throw std::logic_error(std::string("the game in cpp/games/") + folder + " calls itself " + G::kName);
+  if (e.info.name != folder)
+    throw std::logic_error(std::string("the game in cpp/games/") + folder + " calls itself " + G::kName);
   e.info.title = D::kTitle;
   e.info.tag = G::kGameTag;
   e.info.hidden_information = G::kHiddenInformation;

@@ -35,9 +35,9 @@ using Clock = std::chrono::steady_clock;
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"hello", "list_games", "new_game", "set_position", "get_position",
-                                                 "apply", "chance",     "legal",    "board",        "status",
-                                                 "best_move", "go",     "stop",     "undo",         "quit"};
+  static const std::vector<std::string> names = {"hello",     "list_games", "new_game", "set_position", "get_position",
+                                                 "apply",     "chance",     "legal",    "board",        "status",
+                                                 "best_move", "go",         "stop",     "undo",         "quit"};
   return names;
 }
 
@@ -54,13 +54,27 @@ std::string type_names(const std::vector<Json::Type>& kinds) {
   for (size_t i = 0; i < kinds.size(); ++i) {
     const char* name = "";
     switch (kinds[i]) {
-      case Json::Type::kInt: name = "an integer"; break;
-      case Json::Type::kDouble: name = "a number"; break;
-      case Json::Type::kString: name = "a string"; break;
-      case Json::Type::kBool: name = "true or false"; break;
-      case Json::Type::kArray: name = "a list"; break;
-      case Json::Type::kObject: name = "an object"; break;
-      case Json::Type::kNull: name = "null"; break;
+      case Json::Type::kInt:
+        name = "an integer";
+        break;
+      case Json::Type::kDouble:
+        name = "a number";
+        break;
+      case Json::Type::kString:
+        name = "a string";
+        break;
+      case Json::Type::kBool:
+        name = "true or false";
+        break;
+      case Json::Type::kArray:
+        name = "a list";
+        break;
+      case Json::Type::kObject:
+        name = "an object";
+        break;
+      case Json::Type::kNull:
+        name = "null";
+        break;
     }
     out += (i ? " or " : "") + std::string(name);
   }
@@ -73,7 +87,8 @@ const Json* field(const Json& msg, const std::string& cmd, const std::string& ke
                   bool required = false, const std::string& what = "") {
   const Json* v = msg.find(key);
   if (!v) {
-    if (required) refuse("bad_request", cmd + ": missing field '" + key + "'" + (what.empty() ? "" : " (" + what + ")"));
+    if (required)
+      refuse("bad_request", cmd + ": missing field '" + key + "'" + (what.empty() ? "" : " (" + what + ")"));
     return nullptr;
   }
   bool ok = std::find(kinds.begin(), kinds.end(), v->type()) != kinds.end();
@@ -139,17 +154,28 @@ Limits Limits::from_json(const Json& j) {
   for (const auto& [key, v] : j.items("limits")) {
     const std::string what = "limits: " + key;
     if (v.is_null()) continue;
-    if (key == "iterations") l.iterations = static_cast<long>(integer_in(v, what, 1, kMaxIterations));
-    else if (key == "time_limit") l.time_limit = real_in(v, what, false);
-    else if (key == "threads") l.threads = static_cast<int>(integer_in(v, what, 1, kMaxThreads));
-    else if (key == "max_nodes") l.max_nodes = static_cast<long>(integer_in(v, what, 1000, 2'000'000'000));
-    else if (key == "depth") l.depth = static_cast<int>(integer_in(v, what, 1, 64));
-    else if (key == "search_seconds") l.search_seconds = real_in(v, what, false);
-    else if (key == "searches") l.searches = static_cast<int>(integer_in(v, what, 1, 10'000));
-    else if (key == "file_params") l.file_params = flag_in(v, what);
-    else if (key == "nice") l.nice = static_cast<int>(integer_in(v, what, 0, 19));
-    else if (key == "test_hooks") l.test_hooks = flag_in(v, what);
-    else throw std::invalid_argument("limits: unknown key '" + key + "'");
+    if (key == "iterations")
+      l.iterations = static_cast<long>(integer_in(v, what, 1, kMaxIterations));
+    else if (key == "time_limit")
+      l.time_limit = real_in(v, what, false);
+    else if (key == "threads")
+      l.threads = static_cast<int>(integer_in(v, what, 1, kMaxThreads));
+    else if (key == "max_nodes")
+      l.max_nodes = static_cast<long>(integer_in(v, what, 1000, 2'000'000'000));
+    else if (key == "depth")
+      l.depth = static_cast<int>(integer_in(v, what, 1, 64));
+    else if (key == "search_seconds")
+      l.search_seconds = real_in(v, what, false);
+    else if (key == "searches")
+      l.searches = static_cast<int>(integer_in(v, what, 1, 10'000));
+    else if (key == "file_params")
+      l.file_params = flag_in(v, what);
+    else if (key == "nice")
+      l.nice = static_cast<int>(integer_in(v, what, 0, 19));
+    else if (key == "test_hooks")
+      l.test_hooks = flag_in(v, what);
+    else
+      throw std::invalid_argument("limits: unknown key '" + key + "'");
   }
   return l;
 }
@@ -223,10 +249,11 @@ Json parse_line(std::string line) {
   if (!line.empty() && line.back() == '\n') line.pop_back();
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (line.size() > kMaxLineBytes)
-    refuse("bad_json", "line too long (" + std::to_string(line.size()) + " bytes; at most " +
-                           std::to_string(kMaxLineBytes) + ")");
+    refuse("bad_json",
+           "line too long (" + std::to_string(line.size()) + " bytes; at most " + std::to_string(kMaxLineBytes) + ")");
   size_t bad = 0;
-  if (!valid_utf8(line, &bad)) refuse("bad_json", "the line is not UTF-8 text (invalid byte at " + std::to_string(bad) + ")");
+  if (!valid_utf8(line, &bad))
+    refuse("bad_json", "the line is not UTF-8 text (invalid byte at " + std::to_string(bad) + ")");
   std::vector<std::string> duplicates;
   Json msg;
   try {
@@ -267,7 +294,8 @@ Json read_json_file(const std::string& path, const std::string& what) {
     ~Closer() { ::close(fd); }
   } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw std::invalid_argument(what + ": " + shown_path + " is not a regular file");
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    throw std::invalid_argument(what + ": " + shown_path + " is not a regular file");
   std::string data;
   char buf[65536];
   while (data.size() <= kMaxLineBytes) {
@@ -277,13 +305,15 @@ Json read_json_file(const std::string& path, const std::string& what) {
     data.append(buf, static_cast<size_t>(n));
   }
   if (data.size() > kMaxLineBytes)
-    throw std::invalid_argument(what + ": " + shown_path + " is larger than " + std::to_string(kMaxLineBytes) + " bytes");
+    throw std::invalid_argument(what + ": " + shown_path + " is larger than " + std::to_string(kMaxLineBytes) +
+                                " bytes");
   if (!valid_utf8(data)) throw std::invalid_argument(what + ": " + shown_path + " is not UTF-8 text");
   try {
     return Json::parse(data);
   } catch (const std::invalid_argument& e) {
     std::string why = e.what();
-    if (why == "JSON: nested too deeply") throw std::invalid_argument(what + ": " + shown_path + ": the JSON is nested too deeply");
+    if (why == "JSON: nested too deeply")
+      throw std::invalid_argument(what + ": " + shown_path + ": the JSON is nested too deeply");
     throw std::invalid_argument(what + ": " + shown_path + " is not valid JSON: " + why);
   }
 }
@@ -326,9 +356,7 @@ const Json& game_catalogue() {
   // Built once: some games compute tables when loaded.
   static const Json catalogue = [] {
     Json games = Json::array();
-    std::vector<GameInfo> infos = game_infos();  // by name, as nutcore.list_games() lists them
-    std::sort(infos.begin(), infos.end(), [](const GameInfo& a, const GameInfo& b) { return a.name < b.name; });
-    for (const GameInfo& info : infos) {
+    for (const GameInfo& info : game_infos()) {
       Json g = Json::object();
       g.set("name", Json::string(info.name));
       g.set("title", Json::string(info.title));
@@ -364,9 +392,9 @@ struct Engine::Search {
   std::string command;
   StopFlag flag{false};
   SearchProgress progress;
-  std::unique_ptr<AnyState> state;          // the position searched (a copy)
-  std::optional<SearchRequest> request;     // best_move's settings, or
-  std::unique_ptr<Bot> bot;                 // the bot that plays
+  std::unique_ptr<AnyState> state;       // the position searched (a copy)
+  std::optional<SearchRequest> request;  // best_move's settings, or
+  std::unique_ptr<Bot> bot;              // the bot that plays
   Json budget = Json::object();
 };
 
@@ -424,7 +452,8 @@ void Engine::handle(const std::string& line) {
 
 void Engine::dispatch(const Json& msg) {
   if (msg.type() != Json::Type::kObject) {
-    error("bad_request", "a request is a JSON object such as {\"cmd\": \"hello\"}, got " + shown(msg), nullptr, nullptr);
+    error("bad_request", "a request is a JSON object such as {\"cmd\": \"hello\"}, got " + shown(msg), nullptr,
+          nullptr);
     return;
   }
   const Json* rid = msg.find("id");
@@ -608,7 +637,8 @@ void Engine::check_file_params(const std::string& cmd, const std::string& game, 
 Json Engine::new_game(const Json& msg) {
   const std::string cmd = "new_game";
   allowed_fields(msg, cmd, {"game", "players", "params", "seed", "seat"});
-  const std::string name = field(msg, cmd, "game", {Json::Type::kString}, true, "a name from list_games")->as_string("game");
+  const std::string name =
+      field(msg, cmd, "game", {Json::Type::kString}, true, "a name from list_games")->as_string("game");
   const Json* players_field = field(msg, cmd, "players", {Json::Type::kInt});
   const Json* params_field = field(msg, cmd, "params", {Json::Type::kObject});
   Json params = params_field ? *params_field : Json::object();
@@ -640,10 +670,9 @@ Json Engine::new_game(const Json& msg) {
     const auto s = integer_field(msg, cmd, "seat", 0, game->num_players() - 1, true);
     if (s) seat = static_cast<int>(*s);
   } else if (game->info().hidden_information) {
-    refuse("bad_request", cmd + ": " + name +
-                              " is a game of hidden information: give seat, the seat this connection plays (0.." +
-                              std::to_string(game->num_players() - 1) +
-                              "), or null to host the game with every seat's information");
+    refuse("bad_request",
+           cmd + ": " + name + " is a game of hidden information: give seat, the seat this connection plays (0.." +
+               std::to_string(game->num_players() - 1) + "), or null to host the game with every seat's information");
   }
   game_ = game;
   name_ = name;
@@ -687,7 +716,8 @@ Json Engine::get_position(const Json& msg) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const AnyState& state = need_game(cmd);
   if (hiding())  // even at the end: cards discarded unseen stay unseen
-    refuse("hidden", cmd + ": the position holds what seat " + std::to_string(*seat_) + " has not seen; ask for the board");
+    refuse("hidden",
+           cmd + ": the position holds what seat " + std::to_string(*seat_) + " has not seen; ask for the board");
   Json r = Json::object();
   r.set("game", Json::string(name_));
   r.set("position", state.to_json());
@@ -704,9 +734,11 @@ Action Engine::resolve_move(const AnyState& state, const Json& move, size_t inde
   const bool chance = state.is_chance_node();
   const int player = state.current_player();
   if (!may_see_choice(state)) {
-    if (chance) refuse("hidden", where + ": chance outcomes are drawn by the engine for seat " + std::to_string(*seat_) + "; send chance");
-    refuse("hidden", where + ": seat " + std::to_string(player) + "'s move is hidden from seat " + std::to_string(*seat_) +
-                         "; send go to let the engine play it");
+    if (chance)
+      refuse("hidden",
+             where + ": chance outcomes are drawn by the engine for seat " + std::to_string(*seat_) + "; send chance");
+    refuse("hidden", where + ": seat " + std::to_string(player) + "'s move is hidden from seat " +
+                         std::to_string(*seat_) + "; send go to let the engine play it");
   }
   Action action = -1;
   if (move.type() == Json::Type::kString) {
@@ -719,17 +751,21 @@ Action Engine::resolve_move(const AnyState& state, const Json& move, size_t inde
     action = static_cast<Action>(move.as_int("move"));
   }
   if (action < 0 || !state.is_legal(action))
-    refuse("illegal_move", where + ": not " + (chance ? std::string("a chance outcome") : "a legal move for seat " + std::to_string(player)) +
-                               " here (nothing was applied; send legal)");
+    refuse("illegal_move",
+           where + ": not " +
+               (chance ? std::string("a chance outcome") : "a legal move for seat " + std::to_string(player)) +
+               " here (nothing was applied; send legal)");
   return action;
 }
 
 Json Engine::apply(const Json& msg) {
   const std::string cmd = "apply";
   allowed_fields(msg, cmd, {"moves"});
-  const auto& moves = field(msg, cmd, "moves", {Json::Type::kArray}, true, "action ids or action strings")->as_array("moves");
+  const auto& moves =
+      field(msg, cmd, "moves", {Json::Type::kArray}, true, "action ids or action strings")->as_array("moves");
   if (moves.empty() || moves.size() > static_cast<size_t>(kMaxMoves))
-    refuse("bad_request", cmd + ": moves must hold 1.." + std::to_string(kMaxMoves) + " moves, got " + std::to_string(moves.size()));
+    refuse("bad_request",
+           cmd + ": moves must hold 1.." + std::to_string(kMaxMoves) + " moves, got " + std::to_string(moves.size()));
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   std::unique_ptr<AnyState> state = need_game(cmd).clone();
   need_idle(cmd);
@@ -806,7 +842,8 @@ Json Engine::board(const Json& msg) {
   std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, game_->num_players() - 1, true);
   if (hiding()) {
     if (seat && *seat != *seat_)
-      refuse("hidden", cmd + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
+      refuse("hidden",
+             cmd + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
     seat = *seat_;
   }
   Json r = Json::object();
@@ -839,12 +876,14 @@ Json Engine::search_settings(const Json& msg, const std::string& cmd) const {
   if (const Json* a = field(msg, cmd, "algorithm", {Json::Type::kString})) settings.set("algorithm", *a);
   for (const char* key : {"iterations", "threads", "seed"})
     if (const Json* v = field(msg, cmd, key, {Json::Type::kInt})) settings.set(key, *v);  // best_move checks the ranges
-  if (const Json* t = field(msg, cmd, "time_limit", {Json::Type::kInt, Json::Type::kDouble})) settings.set("time_limit", *t);
+  if (const Json* t = field(msg, cmd, "time_limit", {Json::Type::kInt, Json::Type::kDouble}))
+    settings.set("time_limit", *t);
   if (const Json* options = field(msg, cmd, "options", {Json::Type::kObject})) {
     std::vector<std::string> clash;
     for (const auto& [key, value] : options->items("options")) {
       (void)value;
-      if (key == "state" || key == "stop" || std::find(kSearchFields.begin(), kSearchFields.end(), key) != kSearchFields.end())
+      if (key == "state" || key == "stop" ||
+          std::find(kSearchFields.begin(), kSearchFields.end(), key) != kSearchFields.end())
         clash.push_back(key);
     }
     if (!clash.empty()) {
@@ -876,7 +915,8 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
     const bool over = v->is_integer() ? (!v->fits_int64() ? v->integer_text()[0] != '-' : v->as_int(c.key) > c.cap)
                                       : v->as_number(c.key) > c.cap;
     if (over)
-      refuse("bad_request", cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) + " on this server, got " + shown(*v));
+      refuse("bad_request",
+             cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) + " on this server, got " + shown(*v));
   }
   if (limits_.max_nodes > 0 && !settings.find("max_nodes")) {
     const Json* a = settings.find("algorithm");
@@ -893,8 +933,9 @@ AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
     refuse("not_now", cmd + ": there is no move to choose (" +
                           (state.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
   if (own_seat_only && hiding() && state.current_player() != *seat_)
-    refuse("hidden", cmd + ": seat " + std::to_string(state.current_player()) + " is to move; this connection plays seat " +
-                         std::to_string(*seat_) + " and sees only its own searches (send go to let the engine play that seat)");
+    refuse("hidden", cmd + ": seat " + std::to_string(state.current_player()) +
+                         " is to move; this connection plays seat " + std::to_string(*seat_) +
+                         " and sees only its own searches (send go to let the engine play that seat)");
   return state;
 }
 
@@ -939,7 +980,8 @@ void Engine::go(const Json& msg, const Json* rid) {
   std::unique_ptr<Bot> bot;
   if (spec) {
     const std::string shown_name = spec->name;
-    if (spec->kind == BotSpec::Kind::kLevel) spec = parse_bot_spec(level_spec(name_, spec->level));  // as this game sets it
+    if (spec->kind == BotSpec::Kind::kLevel)
+      spec = parse_bot_spec(level_spec(name_, spec->level));  // as this game sets it
     try {
       Bot(*spec).check_for(state);
     } catch (const std::invalid_argument&) {
@@ -1063,18 +1105,21 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   std::thread ticker;
   try {
     // A search that must wait for a slot says so from this thread; the ticker starts with it.
-    slot = !slots_ || slots_->acquire(search->flag, [&] { progress(true); }, kProgressInterval);
+    slot = !slots_ || slots_->acquire(
+                          search->flag, [&] { progress(true); }, kProgressInterval);
     if (!slot) throw Stopped();
     const auto running_since = Clock::now();
-    ticker = std::thread([&] {
+    ticker = std::thread([&, running_since] {
       // A progress line every kProgressInterval since the request, and the stop of a search that
       // has run for the limits' search_seconds.
-      auto next_info = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                                   kProgressInterval * (1 + std::floor(std::chrono::duration<double>(running_since - start).count() /
-                                                                       kProgressInterval))));
+      auto next_info =
+          start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                      kProgressInterval * (1 + std::floor(std::chrono::duration<double>(running_since - start).count() /
+                                                          kProgressInterval))));
       std::optional<Clock::time_point> stop_at;
       if (limits_.search_seconds > 0)
-        stop_at = running_since + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.search_seconds));
+        stop_at = running_since +
+                  std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.search_seconds));
       std::unique_lock<std::mutex> lock(done_mutex);
       for (;;) {
         const auto deadline = stop_at ? std::min(next_info, *stop_at) : next_info;
@@ -1085,15 +1130,18 @@ void Engine::run_search(std::shared_ptr<Search> search) {
           stop_at.reset();
         }
         if (now >= next_info) {
-          next_info = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kProgressInterval));
+          next_info =
+              now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kProgressInterval));
           lock.unlock();
           progress(false);
           lock.lock();
         }
       }
     });
-    if (search->bot) action = search->bot->step(state, &search->flag, &search->progress);
-    else outcome = best_move(state, *search->request, &search->flag, &search->progress, nullptr, search->command);
+    if (search->bot)
+      action = search->bot->step(state, &search->flag, &search->progress);
+    else
+      outcome = best_move(state, *search->request, &search->flag, &search->progress, nullptr, search->command);
   } catch (const Stopped&) {
     // An exact search has no move until it finishes, nor MCTS before its first iteration.
     error_code = "stopped";

@@ -39,12 +39,12 @@ struct Limits {
   long iterations = 0;
   double time_limit = 0;
   int threads = 0;
-  long max_nodes = 0;       // also the tree memory of a search that names none
-  int depth = 0;            // expectimax
+  long max_nodes = 0;         // also the tree memory of a search that names none
+  int depth = 0;              // expectimax
   double search_seconds = 0;  // every search is stopped after this, whatever its budget
-  int searches = 0;         // searches at once over the engines that share one SearchSlots
-  bool file_params = false;  // a game parameter that is data by default may name a JSON file
-  int nice = 0;             // the searches' threads run at this nice value (Linux)
+  int searches = 0;           // searches at once over the engines that share one SearchSlots
+  bool file_params = false;   // a game parameter that is data by default may name a JSON file
+  int nice = 0;               // the searches' threads run at this nice value (Linux)
   // For the test suites only (nutcore-engine --test-hooks): the commands _truth (the true
   // position), _replace_truth {position} and _reseed {seed}, which no client must have.
   bool test_hooks = false;
@@ -138,8 +138,8 @@ class Engine {
   AnyState& check_search(const std::string& cmd, bool own_seat_only);
   Action resolve_move(const AnyState& state, const Json& move, size_t index, const std::string& cmd) const;
   void check_file_params(const std::string& cmd, const std::string& game, int players, Json& params) const;
-  void start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state, std::optional<SearchRequest> request,
-             std::unique_ptr<Bot> bot);
+  void start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
+             std::optional<SearchRequest> request, std::unique_ptr<Bot> bot);
   void run_search(std::shared_ptr<Search> search);
   void stop_search(Search& search);
 

@@ -1,5 +1,6 @@
 // The declared games, in CMake's NUTCORE_GAMES order (generated/games.inc), and best_move: what
 // every door calls to load a game and to search.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -30,13 +31,17 @@ struct End {};  // closes the list below (its entries end in commas)
 
 template <typename T>
 constexpr const char* name_of() {
-  if constexpr (std::is_same_v<T, End>) return nullptr;
-  else return T::Game::kName;
+  if constexpr (std::is_same_v<T, End>)
+    return nullptr;
+  else
+    return T::Game::kName;
 }
 template <typename T>
 constexpr int tag_of() {
-  if constexpr (std::is_same_v<T, End>) return -1;
-  else return T::Game::kGameTag;
+  if constexpr (std::is_same_v<T, End>)
+    return -1;
+  else
+    return T::Game::kGameTag;
 }
 
 // No two games share a name or a serialization tag.
@@ -57,12 +62,18 @@ static_assert(distinct<
               "two games share a name or a game tag");
 #undef NUTCORE_GAME
 
+// By name: the order every door lists the games in.
 const std::vector<const GameEntry*>& entries() {
-  static const std::vector<const GameEntry*> all = {
+  static const std::vector<const GameEntry*> all = [] {
+    std::vector<const GameEntry*> games = {
 #define NUTCORE_GAME(g) &entry_##g(),
 #include "games.inc"
 #undef NUTCORE_GAME
-  };
+    };
+    std::sort(games.begin(), games.end(),
+              [](const GameEntry* a, const GameEntry* b) { return a->info.name < b->info.name; });
+    return games;
+  }();
   return all;
 }
 
@@ -98,8 +109,7 @@ const GameInfo& game_info(const std::string& name) { return entry(name).info; }
 
 std::shared_ptr<const AnyGame> load_game(const std::string& name, const Json& params) {
   const GameEntry& e = entry(name);
-  if (const Json* players = params.find("players"))
-    integer_in(*players, name + ": players", 2, e.info.max_players);
+  if (const Json* players = params.find("players")) integer_in(*players, name + ": players", 2, e.info.max_players);
   return e.load(params, e.info);
 }
 
@@ -109,8 +119,7 @@ bool AnyGame::same_as(const AnyGame& other) const {
 
 int AnyState::checked_seat(int64_t seat, const std::string& what) const {
   const int n = game().num_players();
-  if (seat < 0 || seat >= n)
-    fail(what + " must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(seat));
+  if (seat < 0 || seat >= n) fail(what + " must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(seat));
   return static_cast<int>(seat);
 }
 

@@ -21,27 +21,39 @@ struct Option {
 
 // Each algorithm's options (the budget, seed and threads aside). "auto" takes MCTS's.
 const std::vector<Option>& options_of(Algorithm a) {
-  static const std::vector<Option> mcts = {
-      {"exploration", Kind::kRealOrZero}, {"heuristic_rollouts", Kind::kFlag},
-      {"max_nodes", Kind::kInt, 1000, 2'000'000'000}, {"widening", Kind::kRealOrZero},
-      {"policy_bias", Kind::kRealOrZero}, {"margin", Kind::kWeight}, {"margin_scale", Kind::kReal}};
-  static const std::vector<Option> ismcts = {
-      {"exploration", Kind::kRealOrZero}, {"heuristic_rollouts", Kind::kFlag},
-      {"max_nodes", Kind::kInt, 1000, 2'000'000'000}, {"policy_bias", Kind::kRealOrZero},
-      {"margin", Kind::kWeight}, {"margin_scale", Kind::kReal}};
-  static const std::vector<Option> pimc = {
-      {"exploration", Kind::kRealOrZero}, {"heuristic_rollouts", Kind::kFlag},
-      {"max_nodes", Kind::kInt, 1000, 2'000'000'000}, {"margin", Kind::kWeight},
-      {"margin_scale", Kind::kReal}, {"determinizations", Kind::kInt, 1, 100'000}};
+  static const std::vector<Option> mcts = {{"exploration", Kind::kRealOrZero},
+                                           {"heuristic_rollouts", Kind::kFlag},
+                                           {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
+                                           {"widening", Kind::kRealOrZero},
+                                           {"policy_bias", Kind::kRealOrZero},
+                                           {"margin", Kind::kWeight},
+                                           {"margin_scale", Kind::kReal}};
+  static const std::vector<Option> ismcts = {{"exploration", Kind::kRealOrZero},
+                                             {"heuristic_rollouts", Kind::kFlag},
+                                             {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
+                                             {"policy_bias", Kind::kRealOrZero},
+                                             {"margin", Kind::kWeight},
+                                             {"margin_scale", Kind::kReal}};
+  static const std::vector<Option> pimc = {{"exploration", Kind::kRealOrZero},
+                                           {"heuristic_rollouts", Kind::kFlag},
+                                           {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
+                                           {"margin", Kind::kWeight},
+                                           {"margin_scale", Kind::kReal},
+                                           {"determinizations", Kind::kInt, 1, 100'000}};
   static const std::vector<Option> expectimax = {
       {"depth", Kind::kInt, 1, 64}, {"bound", Kind::kReal}, {"pruning", Kind::kFlag}, {"star2", Kind::kFlag}};
   static const std::vector<Option> solver = {};
   switch (a) {
-    case Algorithm::kMcts: return mcts;
-    case Algorithm::kIsmcts: return ismcts;
-    case Algorithm::kPimc: return pimc;
-    case Algorithm::kExpectimax: return expectimax;
-    case Algorithm::kSolver: return solver;
+    case Algorithm::kMcts:
+      return mcts;
+    case Algorithm::kIsmcts:
+      return ismcts;
+    case Algorithm::kPimc:
+      return pimc;
+    case Algorithm::kExpectimax:
+      return expectimax;
+    case Algorithm::kSolver:
+      return solver;
   }
   return solver;
 }
@@ -68,15 +80,19 @@ std::string choices() {
 Json checked_option(const Option& o, const Json& v, const std::string& who) {
   const std::string what = who + ": " + o.name;
   switch (o.kind) {
-    case Kind::kInt: return Json::integer(integer_in(v, what, o.lo, o.hi));
-    case Kind::kReal: return Json::number(real_in(v, what, false));
-    case Kind::kRealOrZero: return Json::number(real_in(v, what, true));
+    case Kind::kInt:
+      return Json::integer(integer_in(v, what, o.lo, o.hi));
+    case Kind::kReal:
+      return Json::number(real_in(v, what, false));
+    case Kind::kRealOrZero:
+      return Json::number(real_in(v, what, true));
     case Kind::kWeight: {
       const double w = real_in(v, what, true);
       if (w > 1) fail(who + ": " + o.name + " is a weight in [0, 1], got " + shown(v));
       return Json::number(w);
     }
-    case Kind::kFlag: return Json::boolean(flag_in(v, what));
+    case Kind::kFlag:
+      return Json::boolean(flag_in(v, what));
   }
   return v;
 }
@@ -85,8 +101,8 @@ Json checked_option(const Option& o, const Json& v, const std::string& who) {
 Json check_options(Algorithm a, const Json& options, const std::string& who) {
   const auto& table = options_of(a);
   std::vector<std::string> unknown;
-  for (const auto& [key, value] : options.items(who + ": options")) {
-    (void)value;
+  for (const auto& item : options.items(who + ": options")) {
+    const std::string& key = item.first;
     if (std::none_of(table.begin(), table.end(), [&](const Option& o) { return key == o.name; }))
       unknown.push_back(key);
   }
@@ -97,34 +113,49 @@ Json check_options(Algorithm a, const Json& options, const std::string& who) {
          "; its options are " + name_list(allowed));
   }
   Json checked = Json::object();
-  for (const auto& [key, value] : options.items(who + ": options")) {
+  for (const auto& item : options.items(who + ": options")) {
+    const std::string& key = item.first;
     const Option& o = *std::find_if(table.begin(), table.end(), [&](const Option& x) { return key == x.name; });
-    checked.set(key, checked_option(o, value, who));
+    checked.set(key, checked_option(o, item.second, who));
   }
   return checked;
 }
 
 void set_mcts_option(MctsOptions& m, const std::string& key, const Json& v) {
-  if (key == "exploration") m.exploration = v.as_number(key);
-  else if (key == "heuristic_rollouts") m.heuristic_rollouts = v.as_bool(key);
-  else if (key == "max_nodes") m.max_nodes = static_cast<long>(v.as_int(key));
-  else if (key == "widening") m.widening = v.as_number(key);
-  else if (key == "policy_bias") m.policy_bias = v.as_number(key);
-  else if (key == "margin") m.margin = v.as_number(key);
-  else if (key == "margin_scale") m.margin_scale = v.as_number(key);
+  if (key == "exploration")
+    m.exploration = v.as_number(key);
+  else if (key == "heuristic_rollouts")
+    m.heuristic_rollouts = v.as_bool(key);
+  else if (key == "max_nodes")
+    m.max_nodes = static_cast<long>(v.as_int(key));
+  else if (key == "widening")
+    m.widening = v.as_number(key);
+  else if (key == "policy_bias")
+    m.policy_bias = v.as_number(key);
+  else if (key == "margin")
+    m.margin = v.as_number(key);
+  else if (key == "margin_scale")
+    m.margin_scale = v.as_number(key);
 }
 
 Json mcts_json(const MctsOptions& m, Algorithm a) {
   Json j = Json::object();
   for (const Option& o : options_of(a)) {
     const std::string key = o.name;
-    if (key == "exploration") j.set(key, Json::number(m.exploration));
-    else if (key == "heuristic_rollouts") j.set(key, Json::boolean(m.heuristic_rollouts));
-    else if (key == "max_nodes") j.set(key, Json::integer(m.max_nodes));
-    else if (key == "widening") j.set(key, Json::number(m.widening));
-    else if (key == "policy_bias") j.set(key, Json::number(m.policy_bias));
-    else if (key == "margin") j.set(key, Json::number(m.margin));
-    else if (key == "margin_scale") j.set(key, Json::number(m.margin_scale));
+    if (key == "exploration")
+      j.set(key, Json::number(m.exploration));
+    else if (key == "heuristic_rollouts")
+      j.set(key, Json::boolean(m.heuristic_rollouts));
+    else if (key == "max_nodes")
+      j.set(key, Json::integer(m.max_nodes));
+    else if (key == "widening")
+      j.set(key, Json::number(m.widening));
+    else if (key == "policy_bias")
+      j.set(key, Json::number(m.policy_bias));
+    else if (key == "margin")
+      j.set(key, Json::number(m.margin));
+    else if (key == "margin_scale")
+      j.set(key, Json::number(m.margin_scale));
   }
   return j;
 }
@@ -161,7 +192,8 @@ uint64_t seed_in(const Json& v, const std::string& what) {
 }
 
 double real_in(const Json& v, const std::string& what, bool zero_allowed) {
-  if (v.type() != Json::Type::kInt && v.type() != Json::Type::kDouble) fail(what + " must be a number, got " + shown(v));
+  if (v.type() != Json::Type::kInt && v.type() != Json::Type::kDouble)
+    fail(what + " must be a number, got " + shown(v));
   const bool finite = !(v.is_integer() && !v.fits_int64() && !v.fits_uint64());
   const double x = finite ? v.as_number(what) : INFINITY;
   if (!(std::isfinite(x) && (x > 0 || (zero_allowed && x == 0))))
@@ -201,7 +233,8 @@ SearchRequest parse_search_request(const Json& settings, const std::string& who)
   }
   const Algorithm checked_as = r.algorithm.value_or(Algorithm::kMcts);
   if (!sampling(checked_as) && (budget_given || (threads && r.threads != 1)))
-    fail(who + ": " + algorithm_name(checked_as) + " is exact for its depth; it takes no iterations, time_limit or threads");
+    fail(who + ": " + algorithm_name(checked_as) +
+         " is exact for its depth; it takes no iterations, time_limit or threads");
   r.options = check_options(checked_as, r.options, who);
   return r;
 }
@@ -220,8 +253,10 @@ ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm,
                      : algorithm == Algorithm::kIsmcts ? static_cast<MctsOptions*>(&out.ismcts)
                                                        : static_cast<MctsOptions*>(&out.pimc);
     for (const auto& [key, value] : options.items("options")) {
-      if (key == "determinizations") out.pimc.determinizations = static_cast<int>(value.as_int(key));
-      else set_mcts_option(*m, key, value);
+      if (key == "determinizations")
+        out.pimc.determinizations = static_cast<int>(value.as_int(key));
+      else
+        set_mcts_option(*m, key, value);
     }
     const bool no_budget = request.iterations == 0 && request.time_limit == 0;
     m->iterations = no_budget ? kDefaultIterations : request.iterations;
@@ -229,10 +264,14 @@ ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm,
     m->threads = request.threads;
   } else if (algorithm == Algorithm::kExpectimax) {
     for (const auto& [key, value] : options.items("options")) {
-      if (key == "depth") out.expectimax.depth = static_cast<int>(value.as_int(key));
-      else if (key == "bound") out.expectimax.bound = value.as_number(key);
-      else if (key == "pruning") out.expectimax.pruning = value.as_bool(key);
-      else if (key == "star2") out.expectimax.star2 = value.as_bool(key);
+      if (key == "depth")
+        out.expectimax.depth = static_cast<int>(value.as_int(key));
+      else if (key == "bound")
+        out.expectimax.bound = value.as_number(key);
+      else if (key == "pruning")
+        out.expectimax.pruning = value.as_bool(key);
+      else if (key == "star2")
+        out.expectimax.star2 = value.as_bool(key);
     }
   }
   return out;
@@ -240,8 +279,10 @@ ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm,
 
 Json default_options(Algorithm algorithm) {
   switch (algorithm) {
-    case Algorithm::kMcts: return mcts_json(MctsOptions{}, algorithm);
-    case Algorithm::kIsmcts: return mcts_json(IsmctsOptions{}, algorithm);
+    case Algorithm::kMcts:
+      return mcts_json(MctsOptions{}, algorithm);
+    case Algorithm::kIsmcts:
+      return mcts_json(IsmctsOptions{}, algorithm);
     case Algorithm::kPimc: {
       Json j = mcts_json(PimcOptions{}, algorithm);
       j.set("determinizations", Json::integer(PimcOptions{}.determinizations));
@@ -256,7 +297,8 @@ Json default_options(Algorithm algorithm) {
       j.set("star2", Json::boolean(e.star2));
       return j;
     }
-    case Algorithm::kSolver: return Json::object();
+    case Algorithm::kSolver:
+      return Json::object();
   }
   return Json::object();
 }

@@ -33,8 +33,8 @@ int run_stdio(int in_fd, int out_fd, const Limits& limits, const std::function<b
         if (writable) writable = write_all(out_fd, line + "\n");  // the engine sends one line at a time
       },
       limits);
-  std::string pending;      // read, not yet a whole line
-  bool overlong = false;    // the current line passed the limit: the rest of it is skipped
+  std::string pending;    // read, not yet a whole line
+  bool overlong = false;  // the current line passed the limit: the rest of it is skipped
   char buf[65536];
   const auto take_line = [&](std::string line) {
     if (overlong) {

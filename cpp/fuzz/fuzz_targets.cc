@@ -1,9 +1,9 @@
-// libFuzzer targets for the loaders and the hot rules of every game (docs/reliability.md).
-// Built and run by .ci/fuzz: clang++ -fsanitize=fuzzer,address,undefined, linked with the rules
-// sources only (cpp/core/json.cc, cpp/games/*/*.cc).
+// libFuzzer targets for the loaders and the hot rules of every declared game, the engine
+// protocol's line handler and the C ABI's JSON entry points (docs/reliability.md). Built by CMake
+// with -DNUTCORE_FUZZ=ON (clang, -fsanitize=fuzzer,address,undefined) and run by .ci/fuzz.
 //
-// One binary; the target is chosen by NUTCORE_FUZZ_TARGET = GAME_KIND with GAME one of
-// auf_die_nuesse, purzelbaum, ritter, nutz and KIND one of
+// One binary; the target is chosen by NUTCORE_FUZZ_TARGET (list: print them): protocol_lines,
+// capi_json (below), or GAME_KIND with GAME a declared game and KIND one of
 //   bytes    game.deserialize(input)
 //   json     game.from_json(Json::parse(input))
 //   actions  from new_initial_state(), 2 input bytes per step choose among the legal actions or
@@ -28,18 +28,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <fstream>
+#include <functional>
 #include <memory>
-#include <sstream>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/json.h"
-#include "games/auf_die_nuesse/auf_die_nuesse.h"
-#include "games/purzelbaum/purzelbaum.h"
-#include "games/nutz/nutz.h"
-#include "games/ritter/ritter.h"
+#include "engine/protocol.h"
+#include "nutcore.h"
+// Every game's declaration (generated/declarations.inc, from CMake's NUTCORE_GAMES).
+#include "declarations.inc"
 
 namespace {
 
@@ -52,8 +52,8 @@ constexpr long kMaxSteps = 100000;  // far more than any game lasts (turn caps 4
   std::fflush(stderr);
   std::abort();
 }
-#define FUZZ_CHECK(cond)                                                              \
-  do {                                                                                \
+#define FUZZ_CHECK(cond)                                                                              \
+  do {                                                                                                \
     if (!(cond)) bug(std::string("check failed: ") + #cond + " at line " + std::to_string(__LINE__)); \
   } while (0)
 
@@ -171,8 +171,10 @@ void play_to_end(const G& game, typename G::StateType s, Input in, uint64_t seed
     if (steps >= kMaxSteps) bug("the game did not end within kMaxSteps\n" + game.to_string(s));
     const bool driven = !in.empty();
     step(game, s, driven ? in.u16() : static_cast<unsigned>(rng.next() >> 40));
-    if (driven && in.empty()) check_state(game, s);
-    else if (driven || steps % 16 == 0) check_cheap(game, s);
+    if (driven && in.empty())
+      check_state(game, s);
+    else if (driven || steps % 16 == 0)
+      check_cheap(game, s);
   }
   check_state(game, s);
 }
@@ -256,99 +258,153 @@ void fuzz_actions(const G& game, const uint8_t* data, size_t size) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Games and target selection.
+// The protocol's line handler and the ABI's JSON entry points.
+
+// protocol_lines: the input's lines (split at '\n') fed to one engine, a host of a game the first
+// line need not have made; every line must get its replies, none an "internal" error. Searches are
+// capped small, and stopped after 50 ms, so that an input runs in milliseconds.
+void fuzz_protocol(const uint8_t* data, size_t size) {
+  engine::Limits limits;
+  limits.iterations = 300;
+  limits.time_limit = 0.05;
+  limits.threads = 2;
+  limits.max_nodes = 20000;
+  limits.depth = 3;
+  limits.search_seconds = 0.05;
+  std::mutex mutex;
+  std::vector<std::string> replies;
+  {
+    engine::Engine e(
+        [&](const std::string& line) {
+          std::lock_guard<std::mutex> lock(mutex);
+          replies.push_back(line);
+        },
+        limits);
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    size_t start = 0;
+    while (start <= text.size() && !e.closed()) {
+      const size_t end = std::min(text.find('\n', start), text.size());
+      e.handle(text.substr(start, end - start));
+      start = end + 1;
+    }
+    e.close(true);
+  }
+  for (const std::string& line : replies) {
+    Json reply;
+    try {
+      reply = Json::parse(line);
+    } catch (const std::exception& ex) {
+      bug(std::string("a reply is not JSON: ") + ex.what() + "\n" + line);
+    }
+    const Json* kind = reply.find("error");
+    if (kind && kind->type() == Json::Type::kString && kind->as_string("error") == "internal")
+      bug("an internal error: " + line);
+  }
+}
+
+// capi_json: the input as the JSON of the ABI's entry points that read JSON (a game's parameters,
+// a position, a search request, limits), for every game: an error status is fine, a crash is not.
+void fuzz_capi(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);  // up to a NUL: a C string
+  const char* json = text.c_str();
+  nc_engine* engine = nullptr;
+  if (nc_engine_new(json, &engine) == NC_OK) nc_engine_free(engine);
+  for (int i = 0; i < nc_game_count(); ++i) {
+    nc_game* game = nullptr;
+    char* out = nullptr;
+    if (nc_game_load(nc_game_name(i), json, &game) == NC_OK) nc_game_free(game);
+    FUZZ_CHECK(nc_game_load(nc_game_name(i), "{\"players\": 2}", &game) == NC_OK);
+    nc_state* state = nullptr;
+    if (nc_state_from_json(game, json, &state) == NC_OK) {
+      if (nc_state_to_json(state, &out) == NC_OK) nc_free(out);
+      nc_state_free(state);
+    }
+    FUZZ_CHECK(nc_state_new(game, &state) == NC_OK);
+    while (true) {  // to a decision
+      int player = 0, action = 0;
+      FUZZ_CHECK(nc_state_current_player(state, &player) == NC_OK);
+      if (player != NC_CHANCE) break;
+      FUZZ_CHECK(nc_state_sample_chance(state, 1, &action) == NC_OK);
+      FUZZ_CHECK(nc_state_apply(state, action) == NC_OK);
+    }
+    // A request with a budget of its own is capped: the fuzzer must not wait for a long search.
+    std::string capped = text;
+    if (capped.find("iterations") == std::string::npos && capped.find("time_limit") == std::string::npos &&
+        capped.find("depth") == std::string::npos && !capped.empty() && capped.front() == '{' && capped.back() == '}')
+      capped = "{\"iterations\": 50" + std::string(capped.size() > 2 ? ", " : "") + capped.substr(1);
+    if (capped.find("iterations\": 50") != std::string::npos && nc_best_move(state, capped.c_str(), &out) == NC_OK)
+      nc_free(out);
+    nc_state_free(state);
+    nc_game_free(game);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets: every declared game's (generated/games.inc, from CMake's NUTCORE_GAMES), and the two
+// above. The first input byte picks a game's variant (player count, turn cap and what its
+// declaration's fuzz_params makes of the variant); the rest is the input proper.
 
 constexpr int kCaps[] = {0, 1, 9, 25};  // turn caps; 0: the game's default
 constexpr int kNumVariants = 3 * 4;     // player counts x turn caps
-std::unique_ptr<adn::Game> g_adn[kNumVariants];
-std::unique_ptr<purzel::Game> g_purzel[kNumVariants];
-void (*g_target)(int variant, const uint8_t* data, size_t size) = nullptr;
-
-void load_purzelbaum() {
-  for (int v = 0; v < kNumVariants; ++v) {
-    purzel::Params p;
-    p.players = 2 + v % 3;
-    if (kCaps[v / 3]) p.turn_cap = kCaps[v / 3];
-    g_purzel[v] = std::make_unique<purzel::Game>(p);
-  }
-}
-
-void load_adn() {
-  for (int v = 0; v < kNumVariants; ++v) {
-    adn::Params p;
-    p.players = 2 + v % 3;
-    if (kCaps[v / 3]) p.turn_cap = kCaps[v / 3];
-    g_adn[v] = std::make_unique<adn::Game>(p);
-  }
-}
-
-std::unique_ptr<ritter::Game> g_ritter[kNumVariants];
-
-void load_ritter() {
-  for (int v = 0; v < kNumVariants; ++v) {
-    ritter::Params p;
-    p.players = 2 + v % 3;
-    if (kCaps[v / 3]) p.turn_cap = kCaps[v / 3];
-    p.first_only = v % 2;  // both shouting rules
-    g_ritter[v] = std::make_unique<ritter::Game>(p);
-  }
-}
-
-std::unique_ptr<nutz::Game> g_nutz[kNumVariants];
-
-void load_nutz() {
-  for (int v = 0; v < kNumVariants; ++v) {
-    nutz::Params p;
-    p.players = 2 + v % 3;
-    if (kCaps[v / 3]) p.turn_cap = kCaps[v / 3];
-    p.last_tree_tokens = 1 + v % 4;  // short games too
-    g_nutz[v] = std::make_unique<nutz::Game>(p);
-  }
-}
 
 struct Target {
-  const char* name;
-  void (*fn)(int, const uint8_t*, size_t);
-  void (*load)();
+  std::string name;
+  std::function<void(const uint8_t*, size_t)> run;
 };
 
-const Target kTargets[] = {
-    {"auf_die_nuesse_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_adn[v], d, n); }, load_adn},
-    {"auf_die_nuesse_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_adn[v], d, n); }, load_adn},
-    {"auf_die_nuesse_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_adn[v], d, n); }, load_adn},
-    {"purzelbaum_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_purzel[v], d, n); }, load_purzelbaum},
-    {"purzelbaum_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_purzel[v], d, n); }, load_purzelbaum},
-    {"purzelbaum_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_purzel[v], d, n); }, load_purzelbaum},
-    {"ritter_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_ritter[v], d, n); }, load_ritter},
-    {"ritter_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_ritter[v], d, n); }, load_ritter},
-    {"ritter_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_ritter[v], d, n); }, load_ritter},
-    {"nutz_bytes", [](int v, const uint8_t* d, size_t n) { fuzz_bytes(*g_nutz[v], d, n); }, load_nutz},
-    {"nutz_json", [](int v, const uint8_t* d, size_t n) { fuzz_json(*g_nutz[v], d, n); }, load_nutz},
-    {"nutz_actions", [](int v, const uint8_t* d, size_t n) { fuzz_actions(*g_nutz[v], d, n); }, load_nutz},
-};
+template <class D>
+void add_game_targets(std::vector<Target>& targets, const char* folder) {
+  using G = typename D::Game;
+  // Made when the target is chosen (a game may take a while to load).
+  auto games = std::make_shared<std::vector<std::unique_ptr<G>>>();
+  auto variant = [games](const uint8_t* data) -> const G& {
+    if (games->empty())
+      for (int v = 0; v < kNumVariants; ++v)
+        games->push_back(std::make_unique<G>(D::fuzz_params(2 + v % 3, kCaps[v / 3], v)));
+    return *(*games)[data[0] % kNumVariants];
+  };
+  const std::string name = folder;
+  targets.push_back({name + "_bytes", [variant](const uint8_t* d, size_t n) {
+                       if (n) fuzz_bytes(variant(d), d + 1, n - 1);
+                     }});
+  targets.push_back({name + "_json", [variant](const uint8_t* d, size_t n) {
+                       if (n) fuzz_json(variant(d), d + 1, n - 1);
+                     }});
+  targets.push_back({name + "_actions", [variant](const uint8_t* d, size_t n) {
+                       if (n) fuzz_actions(variant(d), d + 1, n - 1);
+                     }});
+}
+
+std::vector<Target> all_targets() {
+  std::vector<Target> targets;
+#define NUTCORE_GAME(g) add_game_targets<declare::g>(targets, #g);
+#include "games.inc"
+#undef NUTCORE_GAME
+  targets.push_back({"protocol_lines", fuzz_protocol});
+  targets.push_back({"capi_json", fuzz_capi});
+  return targets;
+}
+
+std::function<void(const uint8_t*, size_t)> g_target;
 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const char* name = std::getenv("NUTCORE_FUZZ_TARGET");
   std::string names;
-  for (const Target& t : kTargets) {
-    names += std::string(" ") + t.name;
-    if (name && std::strcmp(name, t.name) == 0) {
-      g_target = t.fn;
-      try {
-        t.load();
-      } catch (const std::exception& e) {
-        bug(std::string("cannot load the games: ") + e.what());
-      }
-    }
+  for (const Target& t : all_targets()) {
+    names += " " + t.name;
+    if (name && t.name == name) g_target = t.run;
   }
-  if (!g_target) bug("set NUTCORE_FUZZ_TARGET to one of:" + names);
+  if (name && std::strcmp(name, "list") == 0) {  // .ci/fuzz asks which targets there are
+    std::printf("%s\n", names.c_str() + 1);
+    std::exit(0);
+  }
+  if (!g_target) bug("set NUTCORE_FUZZ_TARGET to one of:" + names + " (or list)");
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
-  g_target(data[0] % kNumVariants, data + 1, size - 1);
+  g_target(data, size);
   return 0;
 }

@@ -1,5 +1,6 @@
 """Inputs for the libFuzzer targets (cpp/fuzz/fuzz_targets.cc), written by .ci/fuzz into a
-scratch directory: seed corpora from random play (nothing is committed).
+scratch directory: seed corpora from random play, protocol sessions and the ABI's JSON (nothing is
+committed).
 
     python cpp/fuzz/make_inputs.py OUT_DIR
 
@@ -57,6 +58,39 @@ def main(out: Path) -> None:
                 (dirs["bytes"] / f"{players}p-{i}").write_bytes(prefix + state.serialize())
                 text = json.dumps(state.to_json(), separators=(",", ":"))
                 (dirs["json"] / f"{players}p-{i}").write_bytes(prefix + text.encode())
+    protocol_and_abi(out, rng)
+
+
+def protocol_and_abi(out: Path, rng: random.Random) -> None:
+    """Seeds for protocol_lines (sessions of requests, one per line) and capi_json (the JSON the
+    ABI reads: parameters, positions, search requests, limits)."""
+    lines, abi = out / "corpus" / "protocol_lines", out / "corpus" / "capi_json"
+    lines.mkdir(parents=True, exist_ok=True)
+    abi.mkdir(parents=True, exist_ok=True)
+    for name in nutcore.list_games():
+        game = nutcore.load_game(name)
+        seat = {"seat": 0} if game.hidden_information else {}
+        session = [
+            {"cmd": "hello", "id": 1},
+            {"cmd": "new_game", "game": name, "seed": 3, **seat},
+            {"cmd": "chance"},
+            {"cmd": "legal"},
+            {"cmd": "go", "bot": "greedy"},
+            {"cmd": "best_move", "iterations": 20},
+            {"cmd": "board"},
+            {"cmd": "undo"},
+            {"cmd": "status"},
+        ]
+        (lines / name).write_text("\n".join(json.dumps(m) for m in session))
+        states, _ = play(game, rng)
+        for i, state in enumerate(rng.sample(states, 4)):
+            (abi / f"{name}-position-{i}").write_text(json.dumps(state.to_json()))
+        (abi / f"{name}-params").write_text(json.dumps(game.params))
+    for i, request in enumerate(
+        [{"algorithm": "auto", "seed": 1}, {"exploration": 0.5}, {"algorithm": "expectimax", "depth": 2}, {}]
+    ):
+        (abi / f"request-{i}").write_text(json.dumps(request))
+    (abi / "limits").write_text(json.dumps({"iterations": 1000, "time_limit": 1, "file_params": False}))
 
 
 if __name__ == "__main__":

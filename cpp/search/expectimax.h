@@ -50,7 +50,7 @@ struct ExpectimaxResult {
 };
 
 template <GameConcept G>
-  requires HasEvaluation<G>
+requires HasEvaluation<G>
 class Expectimax {
  public:
   using State = typename G::StateType;
@@ -83,8 +83,10 @@ class Expectimax {
         // the others' are upper bounds (fail-soft). Without pruning every value is exact.
         const double margin = margin_search(child, options_.depth - 1, alpha, beta);
         if (options_.pruning) {
-          if (mover == 0) alpha = std::max(alpha, margin);
-          else beta = std::min(beta, margin);
+          if (mover == 0)
+            alpha = std::max(alpha, margin);
+          else
+            beta = std::min(beta, margin);
         }
         value = mover == 0 ? margin : -margin;
         vec[0] = margin;
@@ -148,7 +150,10 @@ class Expectimax {
             State probe = child;
             game_.apply(probe, legal[0]);
             const double v = margin_search(probe, depth - 2, -inf(), inf());
-            if (game_.current_player(child) == 0) child_lo = v; else child_hi = v;
+            if (game_.current_player(child) == 0)
+              child_lo = v;
+            else
+              child_hi = v;
           }
           lower += o.probability * child_lo;
           upper += o.probability * child_hi;

@@ -88,8 +88,8 @@ class IsmctsTree {
   struct Node {
     uint64_t key;
     uint32_t first_child;
-    uint32_t selections;  // walks that chose a child here
-    Action hint;  // the rollout policy's action here (-1: none); it reads only the seat's knowledge
+    uint32_t selections;    // walks that chose a child here
+    Action hint;            // the rollout policy's action here (-1: none); it reads only the seat's knowledge
     uint16_t num_children;  // legal actions here, listed or not
     int8_t player;
     bool listed;  // first_child starts all num_children children (else the one child taken first)
@@ -106,13 +106,14 @@ class IsmctsTree {
   }
 
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
-    return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
-                                  [this](long done) {
-                                    detail::report_root(*options_.progress, done, root().num_children, [&](int i) {
-                                      const Child& c = root_child(i);
-                                      return std::tuple<Action, long, double>(c.action, c.visits, c.value);
-                                    });
-                                  });
+    return detail::run_iterations(
+        iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
+        [this](long done) {
+          detail::report_root(*options_.progress, done, root().num_children, [&](int i) {
+            const Child& c = root_child(i);
+            return std::tuple<Action, long, double>(c.action, c.visits, c.value);
+          });
+        });
   }
 
   const Node& root() const { return nodes_[root_index_]; }
@@ -148,7 +149,8 @@ class IsmctsTree {
     return nodes_.size() * sizeof(Node) + children_.size() * sizeof(Child) + table_.size() * sizeof(uint32_t);
   }
   size_t reserved_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + children_.capacity() * sizeof(Child) + table_.capacity() * sizeof(uint32_t);
+    return nodes_.capacity() * sizeof(Node) + children_.capacity() * sizeof(Child) +
+           table_.capacity() * sizeof(uint32_t);
   }
 
  private:
@@ -163,7 +165,7 @@ class IsmctsTree {
   std::vector<Node> nodes_;
   std::vector<Child> children_;
   std::vector<uint32_t> table_;  // open addressing, linear probing: node index or kEmpty
-  long moves_ = 0;  // the nodes' num_children summed: the memory guard's count, listed or not
+  long moves_ = 0;               // the nodes' num_children summed: the memory guard's count, listed or not
   std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, index in children_)
   double root_sum_[kP] = {};
   typename G::Actions legal_;  // the legal actions at the node being visited
@@ -358,7 +360,8 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       if (options.iterations > 0 && share == 0) continue;
       MctsTree<G> tree(game, sample, mcts, rng.next());
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double time_share = options.time_limit > 0 ? (options.time_limit - elapsed) / ((d_count - d + t_count - 1) / t_count) : 0.0;
+      const double time_share =
+          options.time_limit > 0 ? (options.time_limit - elapsed) / ((d_count - d + t_count - 1) / t_count) : 0.0;
       if (options.time_limit > 0 && time_share <= 0) break;
       part.totals.iterations += tree.search(share, std::chrono::steady_clock::now(), time_share);
       part.totals.nodes += tree.num_nodes();

@@ -42,9 +42,9 @@ namespace nutcore {
 // Every search option's default is written here and in IsmctsOptions, PimcOptions and
 // ExpectimaxOptions, once: the engine (engine/settings.cc) reads its defaults off these structs.
 struct MctsOptions {
-  long iterations = 1000;         // per search, over all threads; 0: no iteration limit
-  double time_limit = 0.0;        // seconds; 0: no time limit (at least one limit must be set)
-  double exploration = 1.0;       // the UCT constant C (returns are win shares in [0, 1])
+  long iterations = 1000;    // per search, over all threads; 0: no iteration limit
+  double time_limit = 0.0;   // seconds; 0: no time limit (at least one limit must be set)
+  double exploration = 1.0;  // the UCT constant C (returns are win shares in [0, 1])
   uint64_t seed = 0;
   int threads = 1;
   bool heuristic_rollouts = true;  // playouts by the game's rollout_action() when it has one
@@ -63,8 +63,8 @@ struct MctsOptions {
   // choice only on evidence comparable to its own noise (and a small budget plays about as well
   // as the policy). 0: plain UCB.
   double policy_bias = 0.0;
-  long max_nodes = 20'000'000;    // the search stops growing its tree beyond this (memory guard)
-  const StopFlag* stop = nullptr;  // set by the caller: the search ends after its current iteration
+  long max_nodes = 20'000'000;         // the search stops growing its tree beyond this (memory guard)
+  const StopFlag* stop = nullptr;      // set by the caller: the search ends after its current iteration
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
 };
 
@@ -78,19 +78,23 @@ struct MctsResult {
   size_t tree_bytes = 0;      // nodes in use
   size_t reserved_bytes = 0;  // arena chunks allocated (pages not yet touched are not resident)
   double elapsed = 0.0;
-  bool stopped = false;       // ended early by the stop flag
-  long reused_visits = 0;     // root visits kept from earlier searches (tree reuse)
+  bool stopped = false;    // ended early by the stop flag
+  long reused_visits = 0;  // root visits kept from earlier searches (tree reuse)
 };
 
 // The budget and settings every sampling search shares; throws std::invalid_argument.
 inline void check_options(const MctsOptions& options) {
   if (options.iterations < 0) throw std::invalid_argument("iterations must be >= 0");
-  if (options.time_limit < 0 || !std::isfinite(options.time_limit)) throw std::invalid_argument("time_limit must be >= 0");
-  if (options.iterations == 0 && options.time_limit == 0) throw std::invalid_argument("give iterations or a time_limit");
+  if (options.time_limit < 0 || !std::isfinite(options.time_limit))
+    throw std::invalid_argument("time_limit must be >= 0");
+  if (options.iterations == 0 && options.time_limit == 0)
+    throw std::invalid_argument("give iterations or a time_limit");
   if (options.threads < 1 || options.threads > 256) throw std::invalid_argument("threads must be 1..256");
-  if (!(options.exploration >= 0) || !std::isfinite(options.exploration)) throw std::invalid_argument("exploration must be >= 0");
+  if (!(options.exploration >= 0) || !std::isfinite(options.exploration))
+    throw std::invalid_argument("exploration must be >= 0");
   if (options.max_nodes < 1000) throw std::invalid_argument("max_nodes must be >= 1000");
-  if (!(options.widening >= 0) || !std::isfinite(options.widening)) throw std::invalid_argument("widening must be >= 0");
+  if (!(options.widening >= 0) || !std::isfinite(options.widening))
+    throw std::invalid_argument("widening must be >= 0");
   if (!(options.margin >= 0 && options.margin <= 1)) throw std::invalid_argument("margin must be in [0, 1]");
   if (!(options.margin_scale > 0) || !std::isfinite(options.margin_scale))
     throw std::invalid_argument("margin_scale must be > 0");
@@ -372,13 +376,13 @@ class MctsTree {
   // 24 bytes: a node keeps only the returns of the seat that chose it (all that selection reads);
   // the root's returns per seat are kept apart.
   struct Node {
-    float value;            // summed returns of the parent's mover (0 under a chance node)
+    float value;  // summed returns of the parent's mover (0 under a chance node)
     uint32_t visits;
-    uint32_t first_child;   // 0: not expanded (the root, index 0, is nobody's child)
-    Action action;          // the action leading here
-    float probability;      // for children of chance nodes
+    uint32_t first_child;  // 0: not expanded (the root, index 0, is nobody's child)
+    Action action;         // the action leading here
+    float probability;     // for children of chance nodes
     uint16_t num_children;
-    int8_t player;          // who moves here: a seat, kChancePlayer or kTerminalPlayer
+    int8_t player;  // who moves here: a seat, kChancePlayer or kTerminalPlayer
     uint8_t expanded;
   };
   static_assert(sizeof(Node) <= 32, "MCTS nodes stay within 32 bytes (issue 13)");
@@ -394,13 +398,14 @@ class MctsTree {
   // since `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration
   // runs, so that there is a move to return.
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
-    return detail::run_iterations(iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
-                                  [this](long done) {
-                                    detail::report_root(*options_.progress, done, node(0).num_children, [&](int i) {
-                                      const Node& c = root_child(i);
-                                      return std::tuple<Action, long, double>(c.action, c.visits, c.value);
-                                    });
-                                  });
+    return detail::run_iterations(
+        iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
+        [this](long done) {
+          detail::report_root(*options_.progress, done, node(0).num_children, [&](int i) {
+            const Node& c = root_child(i);
+            return std::tuple<Action, long, double>(c.action, c.visits, c.value);
+          });
+        });
   }
 
   const Node& root() const { return node(0); }

@@ -25,8 +25,9 @@ int main(int argc, char** argv) {
       } else if (arg == "--limits" && i + 1 < argc) {
         limits = Limits::from_json(nutcore::Json::parse(argv[++i]));
       } else if (arg == "--help" || arg == "-h") {
-        std::printf("usage: nutcore-engine [--allow-files] [--limits JSON]\n"
-                    "The nutcore engine protocol on stdin/stdout: one JSON object per line each way.\n");
+        std::printf(
+            "usage: nutcore-engine [--allow-files] [--limits JSON]\n"
+            "The nutcore engine protocol on stdin/stdout: one JSON object per line each way.\n");
         return 0;
       } else if (arg == "--version") {
         std::printf("nutcore-engine %s (protocol %d)\n", NUTCORE_VERSION, nutcore::engine::kProtocolVersion);

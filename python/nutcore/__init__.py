@@ -15,6 +15,22 @@ from ._core import CHANCE, TERMINAL, SearchStopped, StopToken
 
 __version__ = _core.__version__
 
+
+def get_include() -> str:
+    """The directory of nutcore.h, the C ABI's header (docs/embedding.md)."""
+    from pathlib import Path
+
+    return str(Path(_core.__file__).resolve().parent / "include")
+
+
+def get_library() -> str:
+    """The path of libnutcore, the C ABI's shared library (docs/embedding.md)."""
+    from pathlib import Path
+
+    lib = Path(_core.__file__).resolve().parent / "lib"
+    return str(next(iter(sorted(lib.glob("libnutcore.*"))), lib / "libnutcore.so"))
+
+
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
 from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
@@ -37,6 +53,8 @@ __all__ = [
     "TournamentResult",
     "__version__",
     "best_move",
+    "get_include",
+    "get_library",
     "list_games",
     "load_game",
     "make_bot",

@@ -12,14 +12,14 @@ namespace nutcore::adn {
 
 namespace {
 
-const char* const kCardNames[kNumCards] = {
-    "walnut",          "hazelnut",          "beechnut",       "acorn",          "walnut/hazelnut",
-    "walnut/beechnut", "walnut/acorn",      "hazelnut/beechnut", "hazelnut/acorn", "beechnut/acorn"};
+const char* const kCardNames[kNumCards] = {"walnut",          "hazelnut",        "beechnut",     "acorn",
+                                           "walnut/hazelnut", "walnut/beechnut", "walnut/acorn", "hazelnut/beechnut",
+                                           "hazelnut/acorn",  "beechnut/acorn"};
 const char* const kSpaceNames[kNumSpaces] = {"A", "B", "R", "D", "E", "L", "R3", "Rt", "4"};
 const char* const kStageNames[] = {"setup", "turn", "check", "final", "over"};
-const char* const kPhaseNames[kNumNodePhases] = {
-    "deal_face_up", "deal_start_nut", "place", "pre_place", "roll", "choose_space", "roll_or_stop",
-    "take", "refill", "steal", "kept_jokers", "final_jokers", "terminal"};
+const char* const kPhaseNames[kNumNodePhases] = {"deal_face_up", "deal_start_nut", "place",   "pre_place", "roll",
+                                                 "choose_space", "roll_or_stop",   "take",    "refill",    "steal",
+                                                 "kept_jokers",  "final_jokers",   "terminal"};
 
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 
@@ -27,8 +27,8 @@ bool is_node_phase(Phase p) { return static_cast<int>(p) < kNumNodePhases; }
 
 void check_range(const std::string& name, int value, int lo, int hi) {
   if (value < lo || value > hi)
-    fail("auf_die_nuesse: parameter " + name + " = " + std::to_string(value) + " is outside " +
-         std::to_string(lo) + ".." + std::to_string(hi));
+    fail("auf_die_nuesse: parameter " + name + " = " + std::to_string(value) + " is outside " + std::to_string(lo) +
+         ".." + std::to_string(hi));
 }
 
 }  // namespace
@@ -86,17 +86,28 @@ Params Game::params_from_json(const Json& j) {
         field[i] = static_cast<int>(v);
       }
     };
-    if (key == "players") as_int(p.players);
-    else if (key == "turn_cap") as_int(p.turn_cap);
-    else if (key == "squirrels") as_int(p.squirrels);
-    else if (key == "reserve") as_int(p.reserve);
-    else if (key == "nuts_per_kind") as_int(p.nuts_per_kind);
-    else if (key == "jokers_per_pair") as_int(p.jokers_per_pair);
-    else if (key == "removed_per_kind_2p") as_int(p.removed_per_kind_2p);
-    else if (key == "removed_per_kind_3p") as_int(p.removed_per_kind_3p);
-    else if (key == "store_capacities") as_list(p.store_capacities);
-    else if (key == "store_values") as_list(p.store_values);
-    else fail("auf_die_nuesse has no parameter \"" + key + "\"");
+    if (key == "players")
+      as_int(p.players);
+    else if (key == "turn_cap")
+      as_int(p.turn_cap);
+    else if (key == "squirrels")
+      as_int(p.squirrels);
+    else if (key == "reserve")
+      as_int(p.reserve);
+    else if (key == "nuts_per_kind")
+      as_int(p.nuts_per_kind);
+    else if (key == "jokers_per_pair")
+      as_int(p.jokers_per_pair);
+    else if (key == "removed_per_kind_2p")
+      as_int(p.removed_per_kind_2p);
+    else if (key == "removed_per_kind_3p")
+      as_int(p.removed_per_kind_3p);
+    else if (key == "store_capacities")
+      as_list(p.store_capacities);
+    else if (key == "store_values")
+      as_list(p.store_values);
+    else
+      fail("auf_die_nuesse has no parameter \"" + key + "\"");
   }
   return p;
 }
@@ -148,11 +159,12 @@ std::string Game::action_to_string(Action a) {
   if (a < kJoker) return "store " + std::to_string(a - kStore);
   if (a < kKeep) {
     const int j = a - kJoker, type = j / 16, which = (j / 8) % 2;
-    return std::string("joker ") + kCardNames[kNumKinds + type] + " as " +
-           kCardNames[kJokerKinds[type][which]] + " store " + std::to_string(j % 8);
+    return std::string("joker ") + kCardNames[kNumKinds + type] + " as " + kCardNames[kJokerKinds[type][which]] +
+           " store " + std::to_string(j % 8);
   }
   if (a == kKeep) return "keep joker";
-  if (a < kNoSteal) return "steal seat " + std::to_string((a - kSteal) / 8) + " store " + std::to_string((a - kSteal) % 8);
+  if (a < kNoSteal)
+    return "steal seat " + std::to_string((a - kSteal) / 8) + " store " + std::to_string((a - kSteal) % 8);
   if (a == kNoSteal) return "no steal";
   if (a == kDone) return "done";
   if (a < kDraw) return std::string("put ") + kSpaceNames[kPutSpaces[a - kPut]];
@@ -267,7 +279,8 @@ uint8_t read_card_or_null(const Json& v, const std::string& what) {
 }
 const std::vector<Json>& read_list(const Json& v, const std::string& what, size_t size) {
   const auto& list = v.as_array(what);
-  if (list.size() != size) fail(what + ": expected " + std::to_string(size) + " entries, got " + std::to_string(list.size()));
+  if (list.size() != size)
+    fail(what + ": expected " + std::to_string(size) + " entries, got " + std::to_string(list.size()));
   return list;
 }
 
@@ -279,7 +292,8 @@ State Game::from_json(const Json& j) const {
   JsonObjectReader r(j, "auf_die_nuesse state");
   if (r.get("game").as_string("game") != kName) fail("game: expected \"auf_die_nuesse\"");
   const int n = json_int_in(r.get("players"), "players", 2, 4);
-  if (n != params_.players) fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
+  if (n != params_.players)
+    fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
   s.num_players = static_cast<uint8_t>(n);
   s.stage = static_cast<Stage>(name_index(kStageNames, 5, r.get("stage").as_string("stage"), "stage"));
   s.phase = static_cast<Phase>(name_index(kPhaseNames, kNumNodePhases, r.get("phase").as_string("phase"), "phase"));
@@ -288,11 +302,15 @@ State Game::from_json(const Json& j) const {
   s.turn = static_cast<uint16_t>(json_int_in(r.get("turn"), "turn", 0, params_.turn_cap));
   s.seat = read_seat_or_null(r.get("seat"), "seat", n);
   const Json& check_space = r.get("check_space");
-  s.check_space = check_space.is_null() ? kNone
-                  : static_cast<uint8_t>(name_index(kSpaceNames, kNumSpaces, check_space.as_string("check_space"), "check_space"));
+  s.check_space = check_space.is_null()
+                      ? kNone
+                      : static_cast<uint8_t>(
+                            name_index(kSpaceNames, kNumSpaces, check_space.as_string("check_space"), "check_space"));
   s.pending = read_card_or_null(r.get("pending"), "pending");
   s.steal_next = r.get("steal_next").as_bool("steal_next");
-  s.refill_slot = r.get("refill_slot").is_null() ? kNone : static_cast<uint8_t>(json_int_in(r.get("refill_slot"), "refill_slot", 0, 3));
+  s.refill_slot = r.get("refill_slot").is_null()
+                      ? kNone
+                      : static_cast<uint8_t>(json_int_in(r.get("refill_slot"), "refill_slot", 0, 3));
   const Json& choice = r.get("roll_choice");
   s.roll_a = s.roll_b = kNone;
   if (!choice.is_null()) {
@@ -325,7 +343,9 @@ State Game::from_json(const Json& j) const {
       const std::string what = "stores[" + std::to_string(p) + "][" + std::to_string(st) + "]";
       JsonObjectReader store(row[st], what);
       const Json& kind_json = store.get("kind");
-      const int kind = kind_json.is_null() ? -1 : name_index(kCardNames, kNumKinds, kind_json.as_string(what + ".kind"), what + ".kind");
+      const int kind = kind_json.is_null()
+                           ? -1
+                           : name_index(kCardNames, kNumKinds, kind_json.as_string(what + ".kind"), what + ".kind");
       const int nuts = json_int_in(store.get("nuts"), what + ".nuts", 0, capacity(st));
       const int jokers = json_int_in(store.get("jokers"), what + ".jokers", 0, nuts);
       store.finish();
@@ -336,7 +356,8 @@ State Game::from_json(const Json& j) const {
   for (int p = 0; p < n; ++p) {
     JsonObjectReader row(kept[p], "kept_jokers[" + std::to_string(p) + "]");
     for (int t = 0; t < kNumJokerTypes; ++t)
-      s.kept[p][t] = static_cast<uint8_t>(json_int_in(row.get(kCardNames[kNumKinds + t]), "kept_jokers", 0, deck_[kNumKinds + t]));
+      s.kept[p][t] =
+          static_cast<uint8_t>(json_int_in(row.get(kCardNames[kNumKinds + t]), "kept_jokers", 0, deck_[kNumKinds + t]));
     row.finish();
   }
   const auto& face_up = read_list(r.get("face_up"), "face_up", kNumSlots);
@@ -344,7 +365,8 @@ State Game::from_json(const Json& j) const {
   {
     JsonObjectReader unseen(r.get("unseen"), "unseen");
     for (int c = 0; c < kNumCards; ++c)
-      s.unseen[c] = static_cast<uint8_t>(json_int_in(unseen.get(kCardNames[c]), std::string("unseen.") + kCardNames[c], 0, deck_[c]));
+      s.unseen[c] = static_cast<uint8_t>(
+          json_int_in(unseen.get(kCardNames[c]), std::string("unseen.") + kCardNames[c], 0, deck_[c]));
     unseen.finish();
   }
   s.draw_pile = static_cast<uint8_t>(json_int_in(r.get("draw_pile"), "draw_pile", 0, deck_size_));
@@ -355,7 +377,8 @@ State Game::from_json(const Json& j) const {
 
   validate(s);
   if (claimed_player != current_player(s))
-    fail("current_player: " + std::to_string(claimed_player) + " does not match the phase (it is " + std::to_string(current_player(s)) + ")");
+    fail("current_player: " + std::to_string(claimed_player) + " does not match the phase (it is " +
+         std::to_string(current_player(s)) + ")");
   for (int p = 0; p < n; ++p)
     if (supplies[p].as_int("supply") != supply(s, p))
       fail("supply[" + std::to_string(p) + "] does not match squirrels minus those on the board and start track");
@@ -377,41 +400,67 @@ void Game::validate(const State& s) const {
   require(is_node_phase(s.phase), "bad phase");
   const Phase ph = s.phase;
   const Stage st = s.stage;
-  auto phase_in = [&](std::initializer_list<Phase> phases) { return std::find(phases.begin(), phases.end(), ph) != phases.end(); };
+  auto phase_in = [&](std::initializer_list<Phase> phases) {
+    return std::find(phases.begin(), phases.end(), ph) != phases.end();
+  };
   switch (st) {
-    case Stage::kSetup: require(phase_in({Phase::kDealFaceUp, Phase::kDealStartNut, Phase::kPlace, Phase::kPrePlace}), "phase does not belong to stage setup"); break;
-    case Stage::kTurn: require(phase_in({Phase::kRoll, Phase::kChooseSpace, Phase::kRollOrStop, Phase::kKeptJokers}), "phase does not belong to stage turn"); break;
-    case Stage::kCheck: require(phase_in({Phase::kTake, Phase::kRefill, Phase::kPlace, Phase::kSteal}), "phase does not belong to stage check"); break;
-    case Stage::kFinal: require(phase_in({Phase::kTake, Phase::kRefill, Phase::kPlace, Phase::kFinalJokers}), "phase does not belong to stage final"); break;
-    case Stage::kOver: require(ph == Phase::kTerminal, "stage over needs phase terminal"); break;
+    case Stage::kSetup:
+      require(phase_in({Phase::kDealFaceUp, Phase::kDealStartNut, Phase::kPlace, Phase::kPrePlace}),
+              "phase does not belong to stage setup");
+      break;
+    case Stage::kTurn:
+      require(phase_in({Phase::kRoll, Phase::kChooseSpace, Phase::kRollOrStop, Phase::kKeptJokers}),
+              "phase does not belong to stage turn");
+      break;
+    case Stage::kCheck:
+      require(phase_in({Phase::kTake, Phase::kRefill, Phase::kPlace, Phase::kSteal}),
+              "phase does not belong to stage check");
+      break;
+    case Stage::kFinal:
+      require(phase_in({Phase::kTake, Phase::kRefill, Phase::kPlace, Phase::kFinalJokers}),
+              "phase does not belong to stage final");
+      break;
+    case Stage::kOver:
+      require(ph == Phase::kTerminal, "stage over needs phase terminal");
+      break;
   }
   require(s.active < n, "active seat out of range");
   require(st != Stage::kSetup || s.active == 0, "seat 0 is active during set-up");
   require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || st == Stage::kOver), "turn counter past the cap");
   require(st == Stage::kSetup || st == Stage::kOver || s.turn < params_.turn_cap, "turn counter past the cap");
 
-  const bool needs_seat = st == Stage::kCheck || st == Stage::kFinal || ph == Phase::kDealStartNut || ph == Phase::kPrePlace || (st == Stage::kSetup && ph == Phase::kPlace);
-  require(needs_seat ? s.seat < n : s.seat == kNone, needs_seat ? "seat missing or out of range" : "seat must be null in this phase");
-  require(st == Stage::kCheck ? s.check_space < kNumSpaces : s.check_space == kNone, "check_space is set exactly in stage check");
+  const bool needs_seat = st == Stage::kCheck || st == Stage::kFinal || ph == Phase::kDealStartNut ||
+                          ph == Phase::kPrePlace || (st == Stage::kSetup && ph == Phase::kPlace);
+  require(needs_seat ? s.seat < n : s.seat == kNone,
+          needs_seat ? "seat missing or out of range" : "seat must be null in this phase");
+  require(st == Stage::kCheck ? s.check_space < kNumSpaces : s.check_space == kNone,
+          "check_space is set exactly in stage check");
   const bool card_pending = ph == Phase::kPlace || (ph == Phase::kRefill);
-  require(card_pending ? s.pending < kNumCards : s.pending == kNone, "pending card is set exactly in phases place and refill");
+  require(card_pending ? s.pending < kNumCards : s.pending == kNone,
+          "pending card is set exactly in phases place and refill");
   require(s.steal_next <= 1 && s.end_triggered <= 1, "bad flag");
-  require(!s.steal_next || (st == Stage::kCheck && (s.check_space == kR || s.check_space == kR3)), "steal_next only during a raccoon collection");
+  require(!s.steal_next || (st == Stage::kCheck && (s.check_space == kR || s.check_space == kR3)),
+          "steal_next only during a raccoon collection");
   require(ph != Phase::kSteal || s.steal_next, "phase steal needs steal_next");
-  require(ph == Phase::kRefill ? s.refill_slot < kNumSlots : s.refill_slot == kNone, "refill_slot is set exactly in phase refill");
+  require(ph == Phase::kRefill ? s.refill_slot < kNumSlots : s.refill_slot == kNone,
+          "refill_slot is set exactly in phase refill");
   if (ph == Phase::kChooseSpace) {
-    require(s.roll_a >= 2 && s.roll_a < s.roll_b && s.roll_b <= 12 && s.roll_b - s.roll_a <= 5, "roll_choice must be two spaces a < b, at most 5 apart");
-    require(!(s.start_track >> (s.roll_a - 2) & 1) && !(s.start_track >> (s.roll_b - 2) & 1), "roll_choice spaces must be free");
+    require(s.roll_a >= 2 && s.roll_a < s.roll_b && s.roll_b <= 12 && s.roll_b - s.roll_a <= 5,
+            "roll_choice must be two spaces a < b, at most 5 apart");
+    require(!(s.start_track >> (s.roll_a - 2) & 1) && !(s.start_track >> (s.roll_b - 2) & 1),
+            "roll_choice spaces must be free");
   } else {
     require(s.roll_a == kNone && s.roll_b == kNone, "roll_choice is set only in phase choose_space");
   }
-  require(ph == Phase::kPrePlace ? (s.pre_place_left >= 1 && s.seat >= 1 && s.pre_place_left <= s.seat) : s.pre_place_left == 0,
+  require(ph == Phase::kPrePlace ? (s.pre_place_left >= 1 && s.seat >= 1 && s.pre_place_left <= s.seat)
+                                 : s.pre_place_left == 0,
           "pre_place_left must be 1..seat in phase pre_place and 0 elsewhere");
   require(s.david == kNone || s.david < n, "david out of range");
 
   // Squirrels.
   require((s.start_track >> 11) == 0, "start track bits beyond space 12");
-  require(s.start_track == 0 || phase_in({Phase::kRoll, Phase::kChooseSpace, Phase::kRollOrStop}), "start track must be empty outside the rolling part of a turn");
+  require(s.start_track == 0 || phase_in({Phase::kRoll, Phase::kChooseSpace, Phase::kRollOrStop}),
+          "start track must be empty outside the rolling part of a turn");
   for (int p = 0; p < kMaxPlayers; ++p)
     for (int sp = 0; sp < kNumSpaces; ++sp)
       require(p < n || s.squirrels_at(sp, p) == 0, "squirrels for a seat that does not play");
@@ -425,7 +474,8 @@ void Game::validate(const State& s) const {
     for (int sp = 0; sp < kNumSpaces; ++sp)
       for (int p = 0; p < n; ++p) {
         const int c = s.squirrels_at(sp, p);
-        require(c <= 1 && (c == 0 || sp == kA || sp == kB || sp == kD || sp == kE), "set-up squirrels only one per 2-area space, never on R");
+        require(c <= 1 && (c == 0 || sp == kA || sp == kB || sp == kD || sp == kE),
+                "set-up squirrels only one per 2-area space, never on R");
       }
   }
   if (st == Stage::kFinal)
@@ -444,7 +494,8 @@ void Game::validate(const State& s) const {
 
   // Stores and jokers.
   for (int p = 0; p < kMaxPlayers; ++p)
-    for (int t = 0; t < kNumJokerTypes; ++t) require(p < n || s.kept[p][t] == 0, "kept jokers for a seat that does not play");
+    for (int t = 0; t < kNumJokerTypes; ++t)
+      require(p < n || s.kept[p][t] == 0, "kept jokers for a seat that does not play");
   for (int p = 0; p < kMaxPlayers; ++p) {
     for (int sto = 0; sto < kNumStores; ++sto) {
       const int raw_kind = s.store[p][sto] & 7, nuts = s.store_nuts(p, sto), jokers = s.store_joker_nuts(p, sto);
@@ -474,14 +525,16 @@ void Game::validate(const State& s) const {
   for (int p = 0; p < n; ++p) {
     for (int t = 0; t < kNumJokerTypes; ++t) kind_count[kNumKinds + t] += s.kept[p][t];
     for (int sto = 0; sto < kNumStores; ++sto) {
-      if (s.store_kind(p, sto) >= 0) kind_count[s.store_kind(p, sto)] += s.store_nuts(p, sto) - s.store_joker_nuts(p, sto);
+      if (s.store_kind(p, sto) >= 0)
+        kind_count[s.store_kind(p, sto)] += s.store_nuts(p, sto) - s.store_joker_nuts(p, sto);
       store_jokers += s.store_joker_nuts(p, sto);
     }
   }
   int all_jokers = store_jokers;
   for (int c = 0; c < kNumCards; ++c) {
     if (kind_count[c] > deck_[c])
-      fail(std::string("inconsistent auf_die_nuesse state: more ") + kCardNames[c] + " cards in play than the deck holds");
+      fail(std::string("inconsistent auf_die_nuesse state: more ") + kCardNames[c] +
+           " cards in play than the deck holds");
     if (c >= kNumKinds) all_jokers += kind_count[c];
   }
   require(all_jokers <= kNumJokerTypes * params_.jokers_per_pair, "more jokers in play than the deck holds");
@@ -503,7 +556,8 @@ void Game::validate(const State& s) const {
   for (int i = 0; i < kNumSlots; ++i) filled += s.face_up[i] != kNone;
   int setup_left = 0;
   if (ph == Phase::kDealFaceUp) {
-    for (int i = 0; i < kNumSlots; ++i) require((s.face_up[i] != kNone) == (i < filled), "face-up slots are dealt in order");
+    for (int i = 0; i < kNumSlots; ++i)
+      require((s.face_up[i] != kNone) == (i < filled), "face-up slots are dealt in order");
     require(filled < kNumSlots, "phase deal_face_up with every slot dealt");
     setup_left = kNumSlots - filled + n;
   } else if (ph == Phase::kDealStartNut) {
@@ -511,19 +565,24 @@ void Game::validate(const State& s) const {
   } else if (st == Stage::kSetup && ph == Phase::kPlace) {
     setup_left = n - s.seat - 1;
   }
-  require(unseen_total == s.draw_pile + s.reserve + setup_left, "unseen cards must equal draw pile + reserve + set-up cards still to deal");
+  require(unseen_total == s.draw_pile + s.reserve + setup_left,
+          "unseen cards must equal draw pile + reserve + set-up cards still to deal");
   const int initial_pile = deck_size_ - kNumSlots - n - params_.reserve;
-  require(s.end_triggered ? s.reserve == 0 : (s.reserve == params_.reserve && s.draw_pile <= initial_pile), "draw pile / reserve inconsistent with end_triggered");
-  require(!s.end_triggered || st == Stage::kCheck || st == Stage::kFinal || st == Stage::kOver, "the end is triggered only during a collection check");
+  require(s.end_triggered ? s.reserve == 0 : (s.reserve == params_.reserve && s.draw_pile <= initial_pile),
+          "draw pile / reserve inconsistent with end_triggered");
+  require(!s.end_triggered || st == Stage::kCheck || st == Stage::kFinal || st == Stage::kOver,
+          "the end is triggered only during a collection check");
   require(st != Stage::kFinal || s.end_triggered, "stage final needs the end triggered");
-  require(st != Stage::kSetup || (s.david == kNone && s.turn == 0 && !s.end_triggered), "nothing happens before the first turn");
+  require(st != Stage::kSetup || (s.david == kNone && s.turn == 0 && !s.end_triggered),
+          "nothing happens before the first turn");
   if (ph != Phase::kDealFaceUp) {
     for (int i = 0; i < kNumSlots; ++i) {
       const bool empty_ok = (ph == Phase::kRefill && i == s.refill_slot) || (s.end_triggered && s.draw_pile == 0);
       require(s.face_up[i] != kNone || empty_ok, "a face-up slot is empty while cards are left to draw");
     }
   }
-  require(ph != Phase::kRefill || (s.draw_pile > 0 && s.face_up[s.refill_slot] == kNone), "phase refill needs a card to draw and an empty slot");
+  require(ph != Phase::kRefill || (s.draw_pile > 0 && s.face_up[s.refill_slot] == kNone),
+          "phase refill needs a card to draw and an empty slot");
   require(st != Stage::kSetup || ph != Phase::kPlace || s.seat < n, "set-up place needs a seat");
   require(ph != Phase::kDealStartNut || s.seat < n, "deal_start_nut needs a seat");
 }
@@ -531,9 +590,7 @@ void Game::validate(const State& s) const {
 // ---------------------------------------------------------------------------------------------
 // Binary encoding: the shared nutcore header, then the state (core/state_bytes.h).
 
-std::string Game::serialize(const State& s) const {
-  return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players);
-}
+std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }
 
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);
@@ -548,10 +605,13 @@ State Game::deserialize(const std::string& bytes) const {
 std::string Game::to_string(const State& s) const {
   const int n = s.num_players;
   std::ostringstream o;
-  o << "Auf die Nüsse! " << n << " players, turn " << s.turn << ", " << kStageNames[static_cast<int>(s.stage)]
-    << " / " << kPhaseNames[static_cast<int>(s.phase)];
+  o << "Auf die Nüsse! " << n << " players, turn " << s.turn << ", " << kStageNames[static_cast<int>(s.stage)] << " / "
+    << kPhaseNames[static_cast<int>(s.phase)];
   const int cp = current_player(s);
-  o << (cp >= 0 ? ", seat " + std::to_string(cp) + " to act" : cp == kChancePlayer ? ", chance" : ", game over") << "\n";
+  o << (cp >= 0               ? ", seat " + std::to_string(cp) + " to act"
+        : cp == kChancePlayer ? ", chance"
+                              : ", game over")
+    << "\n";
   auto row = [&](int space) {
     std::string cell = std::string(kSpaceNames[space]) + ":";
     for (int p = 0; p < n; ++p) {
@@ -568,19 +628,24 @@ std::string Game::to_string(const State& s) const {
   for (int sp = 2; sp <= 12; ++sp) o << sp << (s.start_track >> (sp - 2) & 1 ? "* " : " ");
   o << "\n  face-up  ";
   for (int i = 0; i < kNumSlots; ++i) o << i << ":" << (s.face_up[i] == kNone ? "-" : kCardNames[s.face_up[i]]) << "  ";
-  o << "\n  draw pile " << int(s.draw_pile) << ", reserve " << int(s.reserve) << (s.end_triggered ? " (end triggered)" : "")
-    << ", David " << (s.david == kNone ? std::string("with nobody") : "with seat " + std::to_string(s.david)) << "\n";
+  o << "\n  draw pile " << int(s.draw_pile) << ", reserve " << int(s.reserve)
+    << (s.end_triggered ? " (end triggered)" : "") << ", David "
+    << (s.david == kNone ? std::string("with nobody") : "with seat " + std::to_string(s.david)) << "\n";
   if (s.pending != kNone) o << "  pending: " << kCardNames[s.pending] << "\n";
   int points[kMaxPlayers];
   scores(s, points);
   for (int p = 0; p < n; ++p) {
-    o << "  seat " << p << (p == s.active ? "*" : " ") << " supply " << supply(s, p) << ", " << points[p] << " points, stores:";
+    o << "  seat " << p << (p == s.active ? "*" : " ") << " supply " << supply(s, p) << ", " << points[p]
+      << " points, stores:";
     for (int st = 0; st < kNumStores; ++st) {
       const int nuts = s.store_nuts(p, st), cap = capacity(st);
       o << " " << st << "=";
-      if (nuts == cap) o << "FULL";
-      else if (nuts == 0) o << "0/" << cap;
-      else o << nuts << "/" << cap << " " << kCardNames[s.store_kind(p, st)];
+      if (nuts == cap)
+        o << "FULL";
+      else if (nuts == 0)
+        o << "0/" << cap;
+      else
+        o << nuts << "/" << cap << " " << kCardNames[s.store_kind(p, st)];
     }
     bool any = false;
     for (int t = 0; t < kNumJokerTypes; ++t)

@@ -25,10 +25,10 @@
 namespace nutcore::adn {
 
 constexpr int kMaxPlayers = 4;
-constexpr int kNumKinds = 4;        // walnut, hazelnut, beechnut, acorn
-constexpr int kNumJokerTypes = 6;   // the unordered pairs of kinds
+constexpr int kNumKinds = 4;       // walnut, hazelnut, beechnut, acorn
+constexpr int kNumJokerTypes = 6;  // the unordered pairs of kinds
 constexpr int kNumCards = kNumKinds + kNumJokerTypes;
-constexpr int kNumSpaces = 9;       // A B R D E | L R3 Rt | 4
+constexpr int kNumSpaces = 9;  // A B R D E | L R3 Rt | 4
 constexpr int kNumSlots = 4;
 constexpr int kNumStores = 8;
 constexpr uint8_t kNone = 0xFF;
@@ -39,8 +39,7 @@ enum SpaceId : uint8_t { kA, kB, kR, kD, kE, kL, kR3, kRt, kFour };
 constexpr uint8_t kJokerKinds[kNumJokerTypes][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr uint8_t kThreshold[kNumSpaces] = {2, 2, 2, 2, 2, 3, 3, 3, 4};
 constexpr uint8_t kPushTo[kNumSpaces] = {kL, kL, kR3, kRt, kRt, kFour, kFour, kFour, kFour};
-constexpr uint8_t kSlotMask[kNumSpaces] = {0b0001, 0b0010, 0b1111, 0b0100, 0b1000,
-                                           0b0011, 0b1111, 0b1100, 0b1111};
+constexpr uint8_t kSlotMask[kNumSpaces] = {0b0001, 0b0010, 0b1111, 0b0100, 0b1000, 0b0011, 0b1111, 0b1100, 0b1111};
 constexpr bool kRaccoon[kNumSpaces] = {false, false, true, false, false, false, true, false, false};
 // The 2-area space above start-track space s (index s - 2).
 constexpr uint8_t kAboveStart[11] = {kA, kA, kA, kB, kB, kR, kD, kD, kE, kE, kE};
@@ -51,16 +50,16 @@ constexpr uint8_t kPutSpaces[4] = {kA, kB, kD, kE};
 namespace act {
 constexpr Action kRoll = 0;
 constexpr Action kStop = 1;
-constexpr Action kSpace = 0;       // + N for start-track space N in 2..12
-constexpr Action kTake = 13;       // + slot
-constexpr Action kStore = 17;      // + store
-constexpr Action kJoker = 25;      // + 16 * type + 8 * which kind + store
+constexpr Action kSpace = 0;   // + N for start-track space N in 2..12
+constexpr Action kTake = 13;   // + slot
+constexpr Action kStore = 17;  // + store
+constexpr Action kJoker = 25;  // + 16 * type + 8 * which kind + store
 constexpr Action kKeep = 121;
-constexpr Action kSteal = 122;     // + 8 * victim + store
+constexpr Action kSteal = 122;  // + 8 * victim + store
 constexpr Action kNoSteal = 154;
 constexpr Action kDone = 155;
-constexpr Action kPut = 156;       // + index into kPutSpaces
-constexpr Action kDraw = 160;      // + card
+constexpr Action kPut = 156;   // + index into kPutSpaces
+constexpr Action kDraw = 160;  // + card
 constexpr Action kRollFail = 170;
 constexpr Action kRollFree = 171;  // + 11 * (a - 2) + (b - 2), a <= b; a == b: one free space
 constexpr int kNumDistinct = 292;
@@ -72,10 +71,28 @@ enum class Stage : uint8_t { kSetup, kTurn, kCheck, kFinal, kOver };
 // in Game::run() and never visible outside it.
 enum class Phase : uint8_t {
   // nodes
-  kDealFaceUp, kDealStartNut, kPlace, kPrePlace, kRoll, kChooseSpace, kRollOrStop, kTake, kRefill,
-  kSteal, kKeptJokers, kFinalJokers, kTerminal,
+  kDealFaceUp,
+  kDealStartNut,
+  kPlace,
+  kPrePlace,
+  kRoll,
+  kChooseSpace,
+  kRollOrStop,
+  kTake,
+  kRefill,
+  kSteal,
+  kKeptJokers,
+  kFinalJokers,
+  kTerminal,
   // transient
-  kAfterCard, kPrePlaceNext, kCheckStep, kTurnEnd, kNextTurn, kFinalBegin, kFinalStep, kFinalJokersNext,
+  kAfterCard,
+  kPrePlaceNext,
+  kCheckStep,
+  kTurnEnd,
+  kNextTurn,
+  kFinalBegin,
+  kFinalStep,
+  kFinalJokersNext,
 };
 constexpr int kNumNodePhases = 13;
 
@@ -168,7 +185,10 @@ class Game : public PerfectInformation<Game, State> {
   State new_initial_state() const;
 
   int current_player(const State& s) const;
-  bool is_chance(const State& s) const { return s.phase == Phase::kDealFaceUp || s.phase == Phase::kDealStartNut || s.phase == Phase::kRoll || s.phase == Phase::kRefill; }
+  bool is_chance(const State& s) const {
+    return s.phase == Phase::kDealFaceUp || s.phase == Phase::kDealStartNut || s.phase == Phase::kRoll ||
+           s.phase == Phase::kRefill;
+  }
   bool is_terminal(const State& s) const { return s.phase == Phase::kTerminal; }
   void legal_actions(const State& s, ActionList& out) const;
   void chance_outcomes(const State& s, ChanceList& out) const;
@@ -204,7 +224,7 @@ class Game : public PerfectInformation<Game, State> {
   State from_json(const Json& j) const;  // validates, then applies forced moves
   std::string serialize(const State& s) const;
   State deserialize(const std::string& bytes) const;  // validates, then applies forced moves
-  void validate(const State& s) const;  // throws std::invalid_argument naming the problem
+  void validate(const State& s) const;                // throws std::invalid_argument naming the problem
   std::string to_string(const State& s) const;
 
   static constexpr uint8_t kGameTag = 1;
@@ -212,7 +232,7 @@ class Game : public PerfectInformation<Game, State> {
 
  private:
   Params params_;
-  int deck_[kNumCards];             // cards of each type in play after removal
+  int deck_[kNumCards];  // cards of each type in play after removal
   int deck_size_ = 0;
   uint8_t twin_before_[kNumStores];  // earlier stores with the same capacity and value (bit mask)
   unsigned has_twin_before_ = 0;     // stores with a nonzero twin_before_ (bit mask)
@@ -270,8 +290,7 @@ inline int Game::current_player(const State& s) const {
 inline bool Game::store_offered(const State& s, int p, int store) const {
   for (unsigned twins = twin_before_[store]; twins; twins &= twins - 1) {
     const int t = __builtin_ctz(twins);
-    if (s.store[p][t] == s.store[p][store] && s.store_joker_nuts(p, t) == s.store_joker_nuts(p, store))
-      return false;
+    if (s.store[p][t] == s.store[p][store] && s.store_joker_nuts(p, t) == s.store_joker_nuts(p, store)) return false;
   }
   return true;
 }
@@ -468,7 +487,7 @@ static_assert([] {
 
 inline int Game::first_collector(const State& s, int space) const {
   if (!any_reaches(s.board[space], kThreshold[space])) return -1;  // the usual case
-  for (int i = 0, p = s.active; i < s.num_players; ++i) {  // from the active seat, clockwise
+  for (int i = 0, p = s.active; i < s.num_players; ++i) {          // from the active seat, clockwise
     if (s.squirrels_at(space, p) >= kThreshold[space]) return p;
     if (++p == s.num_players) p = 0;
   }

@@ -65,8 +65,7 @@ inline double fail_probability(unsigned track) {
   int fails = 0;
   for (int g = 1; g <= 6; ++g)
     for (int w1 = 1; w1 <= 6; ++w1)
-      for (int w2 = 1; w2 <= 6; ++w2)
-        fails += (track >> (g + w1 - 2) & 1) && (track >> (g + w2 - 2) & 1);
+      for (int w2 = 1; w2 <= 6; ++w2) fails += (track >> (g + w1 - 2) & 1) && (track >> (g + w2 - 2) & 1);
   return fails / 216.0;
 }
 

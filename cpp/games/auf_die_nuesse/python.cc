@@ -8,10 +8,13 @@ namespace nutcore::bindings {
 void bind_auf_die_nuesse(py::module_& m) {
   using S = engine::StateModel<declare::auf_die_nuesse>;
   bind_declared_game<declare::auf_die_nuesse>(m);
-  m.def("adn_heuristic_margin", [](const S& state, const py::handle& player) {
-    const int p = static_cast<int>(int_arg(player, "player", 0, state.game().num_players() - 1));
-    return adn::heuristic_margin(state.rules(), state.state(), p);
-  }, py::arg("state"), py::arg("player"));
+  m.def(
+      "adn_heuristic_margin",
+      [](const S& state, const py::handle& player) {
+        const int p = static_cast<int>(int_arg(player, "player", 0, state.game().num_players() - 1));
+        return adn::heuristic_margin(state.rules(), state.state(), p);
+      },
+      py::arg("state"), py::arg("player"));
 }
 
 }  // namespace nutcore::bindings

@@ -20,8 +20,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "games/auf_die_nuesse/auf_die_nuesse.h"
 #include "core/types.h"
+#include "games/auf_die_nuesse/auf_die_nuesse.h"
 #include "games/auf_die_nuesse/heuristic.h"
 
 namespace nutcore::adn {

@@ -17,9 +17,10 @@ struct nutz {
   // Slips cost little in a game of hidden hands; beyond about 30 iterations each doubling of the
   // budget gains only some 35 points: few greedy levels, then budgets growing about 3-fold.
   static constexpr std::array<const char*, 10> kLevels = {
-      "greedy:noise=0.8",    "greedy:noise=0.4",     "greedy",               "auto:iterations=6",
-      "auto:iterations=15",  "auto:iterations=40",   "auto:iterations=120",  "auto:iterations=400",
-      "auto:iterations=1500", "auto:iterations=6000"};
+      "greedy:noise=0.8",    "greedy:noise=0.4",    "greedy",
+      "auto:iterations=6",   "auto:iterations=15",  "auto:iterations=40",
+      "auto:iterations=120", "auto:iterations=400", "auto:iterations=1500",
+      "auto:iterations=6000"};
 
   static Algorithm auto_algorithm(const Game&, const nutcore::nutz::State&) { return Algorithm::kIsmcts; }
   static bool solver_applies(const Game&, const nutcore::nutz::State&) { return false; }

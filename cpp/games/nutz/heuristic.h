@@ -200,8 +200,7 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
       if (j == n) tokens += s.last_squirrel_token;
       const int gained = std::min(cap - s.tokens[me], tokens + std::min<int>(moons, s.supply));
       const heuristic::ColumnTake whole = heuristic::prepare_take(g, s, me, me, j, hidden_me);
-      const double score = whole.points + whole.hidden + 0.6 * std::max(0, gained) +
-                           0.2 * (n + 1 - j) / (n + 1);
+      const double score = whole.points + whole.hidden + 0.6 * std::max(0, gained) + 0.2 * (n + 1 - j) / (n + 1);
       if (score > best_score) {
         best_score = score;
         best = a;

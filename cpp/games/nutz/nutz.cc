@@ -32,7 +32,8 @@ bool good_kind_name(const std::string& name) {
 int int_in(const Json& v, const std::string& what, int lo, int hi) {
   if (v.type() != Json::Type::kInt) fail(what + " must be an integer");
   const int64_t x = v.as_int(what);
-  if (x < lo || x > hi) fail(what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", not " + std::to_string(x));
+  if (x < lo || x > hi)
+    fail(what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", not " + std::to_string(x));
   return static_cast<int>(x);
 }
 
@@ -105,7 +106,8 @@ CardSet CardSet::from_json(const Json& j) {
       if (predator->type() != Json::Type::kObject) fail(w + " must be an object");
       JsonObjectReader pr(*predator, w);
       const Json& discard = pr.get("discard");
-      if (discard.type() != Json::Type::kString || (discard.as_string("") != "highest" && discard.as_string("") != "all"))
+      if (discard.type() != Json::Type::kString ||
+          (discard.as_string("") != "highest" && discard.as_string("") != "all"))
         fail(w + ": discard must be \"highest\" or \"all\"");
       kind.discard_all = discard.as_string("") == "all";
       if (!kind.discard_all) {
@@ -161,7 +163,8 @@ CardSet CardSet::from_json(const Json& j) {
       for (size_t m = 0; m < set.kinds.size(); ++m)
         if (set.kinds[m].name == name) found = static_cast<int>(m);
       if (found < 0 || !set.kinds[found].food) fail(where + ": 'of' names '" + name + "' which is not a food kind");
-      if (std::find(kind.of.begin(), kind.of.end(), found) != kind.of.end()) fail(where + ": 'of' names '" + name + "' twice");
+      if (std::find(kind.of.begin(), kind.of.end(), found) != kind.of.end())
+        fail(where + ": 'of' names '" + name + "' twice");
       if (!kind.discard_all && set.kinds[found].score != Kind::Score::kEach)
         fail(where + ": discard \"highest\" needs kinds scored \"each\", and '" + name + "' is not");
       kind.of.push_back(found);
@@ -226,12 +229,18 @@ Params Game::params_from_json(const Json& j) {
   Params p;
   for (const auto& [key, value] : j.items("nutz parameters")) {
     const std::string what = "nutz: parameter " + key;
-    if (key == "players") p.players = int_in(value, what, -1000000, 1000000);
-    else if (key == "cards") p.cards = CardSet::from_json(value);
-    else if (key == "last_tree_tokens") p.last_tree_tokens = int_in(value, what, 1, 12);
-    else if (key == "moon_tokens") p.moon_tokens = int_in(value, what, 1, 60);
-    else if (key == "token_cap") p.token_cap = int_in(value, what, 2, 15);
-    else if (key == "turn_cap") p.turn_cap = int_in(value, what, 1, 60000);
+    if (key == "players")
+      p.players = int_in(value, what, -1000000, 1000000);
+    else if (key == "cards")
+      p.cards = CardSet::from_json(value);
+    else if (key == "last_tree_tokens")
+      p.last_tree_tokens = int_in(value, what, 1, 12);
+    else if (key == "moon_tokens")
+      p.moon_tokens = int_in(value, what, 1, 60);
+    else if (key == "token_cap")
+      p.token_cap = int_in(value, what, 2, 15);
+    else if (key == "turn_cap")
+      p.turn_cap = int_in(value, what, 1, 60000);
     else if (key == "remove_three_plus") {
       if (value.type() != Json::Type::kBool) fail(what + " must be true or false");
       p.remove_three_plus = value.as_bool(what);
@@ -482,7 +491,8 @@ State Game::from_json(const Json& j) const {
   JsonObjectReader r(j, "nutz state");
   if (r.get("game").as_string("game") != kName) fail("game: expected \"nutz\"");
   const int n = json_int_in(r.get("players"), "players", 2, 4);
-  if (n != params_.players) fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
+  if (n != params_.players)
+    fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
   s.phase = static_cast<Phase>(name_index(kPhaseNames, kNumPhases, r.get("phase").as_string("phase"), "phase"));
   const int claimed_player = json_int_in(r.get("current_player"), "current_player", -4, n - 1);
   s.round = static_cast<uint8_t>(json_int_in(r.get("round"), "round", 1, params_.last_tree_tokens));
@@ -503,7 +513,8 @@ State Game::from_json(const Json& j) const {
   for (int p = 0; p < n; ++p)
     if (!squirrels[p].is_null()) s.squirrel[p] = static_cast<uint8_t>(json_int_in(squirrels[p], "squirrels", 1, n + 1));
   const auto& tokens = seat_list("tokens");
-  for (int p = 0; p < n; ++p) s.tokens[p] = static_cast<uint8_t>(json_int_in(tokens[p], "tokens", 0, params_.token_cap));
+  for (int p = 0; p < n; ++p)
+    s.tokens[p] = static_cast<uint8_t>(json_int_in(tokens[p], "tokens", 0, params_.token_cap));
   s.supply = static_cast<uint8_t>(json_int_in(r.get("supply"), "supply", 0, params_.moon_tokens));
   s.last_tree = static_cast<uint8_t>(json_int_in(r.get("last_tree"), "last_tree", 0, params_.last_tree_tokens));
   s.last_squirrel_token = static_cast<uint8_t>(json_int_in(r.get("last_squirrel_token"), "last_squirrel_token", 0, 1));
@@ -548,7 +559,8 @@ State Game::from_json(const Json& j) const {
   }
   auto per_type = [&](const Json& v, const std::string& what, uint8_t* out) {
     JsonObjectReader o(v, what);
-    for (int t = 0; t < num_types_; ++t) out[t] = static_cast<uint8_t>(json_int_in(o.get(type_names_[t]), what, 0, type_count_[t]));
+    for (int t = 0; t < num_types_; ++t)
+      out[t] = static_cast<uint8_t>(json_int_in(o.get(type_names_[t]), what, 0, type_count_[t]));
     o.finish();
   };
   per_type(r.get("deck"), "deck", s.deck);
@@ -560,10 +572,17 @@ State Game::from_json(const Json& j) const {
   // The seat to act follows from the phase and the step.
   switch (s.phase) {
     case Phase::kSquirrels:
-    case Phase::kDeal: s.current = s.step < n ? s.step : 0; break;
-    case Phase::kSummer: s.current = s.order[s.step % n]; break;
-    case Phase::kTerminal: s.current = 0; break;
-    default: s.current = s.step < n ? s.order[s.step] : 0;
+    case Phase::kDeal:
+      s.current = s.step < n ? s.step : 0;
+      break;
+    case Phase::kSummer:
+      s.current = s.order[s.step % n];
+      break;
+    case Phase::kTerminal:
+      s.current = 0;
+      break;
+    default:
+      s.current = s.step < n ? s.order[s.step] : 0;
   }
   validate(s);
   if (claimed_player != current_player(s)) fail("current_player does not match the phase and step");
@@ -687,12 +706,20 @@ void Game::validate(const State& s) const {
   if (ph == Phase::kSquirrels) {
     require(s.round == 1 && s.turn == 0 && s.step < n, "squirrels: round 1, nothing played");
     for (int p = 0; p < n; ++p) {
-      require(p < s.step ? s.squirrel[p] >= 1 && s.squirrel[p] <= trees : s.squirrel[p] == 0, "squirrels: the seats before the one dealt have a number");
-      for (int q = 0; q < p; ++q) require(s.squirrel[p] == 0 || s.squirrel[q] != s.squirrel[p], "two seats hold one squirrel");
+      require(p < s.step ? s.squirrel[p] >= 1 && s.squirrel[p] <= trees : s.squirrel[p] == 0,
+              "squirrels: the seats before the one dealt have a number");
+      for (int q = 0; q < p; ++q)
+        require(s.squirrel[p] == 0 || s.squirrel[q] != s.squirrel[p], "two seats hold one squirrel");
       require(hand_sizes[p] == 0 && s.tokens[p] == 0 && s.order[p] == kNone, "squirrels: no cards or tokens yet");
     }
-    require(deck == [&] { int x = 0; for (int t = 0; t < num_types_; ++t) x += type_count_[t]; return x; }(),
-            "squirrels: every card in the deck");
+    require(
+        deck ==
+            [&] {
+              int x = 0;
+              for (int t = 0; t < num_types_; ++t) x += type_count_[t];
+              return x;
+            }(),
+        "squirrels: every card in the deck");
     require(s.supply == params_.moon_tokens, "squirrels: every token in the supply");
     return;
   }
@@ -724,8 +751,9 @@ void Game::validate(const State& s) const {
       require(s.turn == base_turn && in_columns == 0, "deal: nothing played this round");
       require(s.last_squirrel_token == 1, "deal: the last squirrel holds its token");
       for (int p = 0; p < n; ++p)
-        require(p < s.step ? hand_sizes[p] == kHandSize
-                           : p == s.step ? hand_sizes[p] >= start && hand_sizes[p] < kHandSize : hand_sizes[p] == start,
+        require(p < s.step    ? hand_sizes[p] == kHandSize
+                : p == s.step ? hand_sizes[p] >= start && hand_sizes[p] < kHandSize
+                              : hand_sizes[p] == start,
                 "deal: hand sizes");
       break;
     case Phase::kSummer:
@@ -733,7 +761,8 @@ void Game::validate(const State& s) const {
       require(s.last_squirrel_token == 1, "summer: the last squirrel holds its token");
       for (int i = 0; i < n; ++i) {
         const int plays = s.step / n + (i < s.step % n ? 1 : 0);
-        require(hand_sizes[s.order[i]] == kHandSize - plays && played_by[s.order[i]] == plays, "summer: hands and plays");
+        require(hand_sizes[s.order[i]] == kHandSize - plays && played_by[s.order[i]] == plays,
+                "summer: hands and plays");
       }
       break;
     case Phase::kWinter:
@@ -755,7 +784,8 @@ void Game::validate(const State& s) const {
       break;
     }
     case Phase::kFinal:
-      require(s.step < n && s.last_tree == 0 && s.last_squirrel_token == 0 && in_columns == 0, "final: the table is cleared");
+      require(s.step < n && s.last_tree == 0 && s.last_squirrel_token == 0 && in_columns == 0,
+              "final: the table is cleared");
       require(s.turn == base_turn + 4 * n, "final: the turn");
       for (int i = 0; i < n; ++i) {
         const int size = hand_sizes[s.order[i]];
@@ -782,10 +812,17 @@ State Game::deserialize(const std::string& bytes) const {
   int expected = 0;
   switch (s.phase) {
     case Phase::kSquirrels:
-    case Phase::kDeal: expected = s.step; break;
-    case Phase::kSummer: expected = s.order[s.step % n]; break;
-    case Phase::kTerminal: expected = 0; break;
-    default: expected = s.order[s.step];
+    case Phase::kDeal:
+      expected = s.step;
+      break;
+    case Phase::kSummer:
+      expected = s.order[s.step % n];
+      break;
+    case Phase::kTerminal:
+      expected = 0;
+      break;
+    default:
+      expected = s.order[s.step];
   }
   if (s.current != expected) fail("inconsistent nutz state: the seat to act");
   run(s);
@@ -876,13 +913,27 @@ std::string Game::information_string(const State& s, int player) const {
   o << "round " << int(s.round) << ", turn " << s.turn << ": ";
   const int c = s.current;
   switch (s.phase) {
-    case Phase::kSquirrels: o << "seat " << c << " is dealt a squirrel"; break;
-    case Phase::kDeal: o << "seat " << c << " is dealt a card"; break;
-    case Phase::kSummer: o << "summer, seat " << c << " plays"; break;
-    case Phase::kWinter: o << "winter, seat " << c << " takes"; break;
-    case Phase::kPredators: o << "seat " << c << " applies predators"; break;
-    case Phase::kFinal: o << "seat " << c << " plays its last cards"; break;
-    case Phase::kTerminal: o << "game over"; break;
+    case Phase::kSquirrels:
+      o << "seat " << c << " is dealt a squirrel";
+      break;
+    case Phase::kDeal:
+      o << "seat " << c << " is dealt a card";
+      break;
+    case Phase::kSummer:
+      o << "summer, seat " << c << " plays";
+      break;
+    case Phase::kWinter:
+      o << "winter, seat " << c << " takes";
+      break;
+    case Phase::kPredators:
+      o << "seat " << c << " applies predators";
+      break;
+    case Phase::kFinal:
+      o << "seat " << c << " plays its last cards";
+      break;
+    case Phase::kTerminal:
+      o << "game over";
+      break;
   }
   o << "\nsquirrels:";
   for (int p = 0; p < n; ++p) o << " " << (s.squirrel[p] ? std::to_string(s.squirrel[p]) : "-");
@@ -891,7 +942,8 @@ std::string Game::information_string(const State& s, int player) const {
   for (int i = 0; i < n && s.order[i] != kNone; ++i) o << " " << int(s.order[i]);
   o << "\ntokens:";
   for (int p = 0; p < n; ++p) o << " " << int(s.tokens[p]);
-  o << ", supply " << int(s.supply) << ", last tree " << int(s.last_tree) << ", last squirrel " << int(s.last_squirrel_token);
+  o << ", supply " << int(s.supply) << ", last tree " << int(s.last_tree) << ", last squirrel "
+    << int(s.last_squirrel_token);
   uint8_t mine[kTypeSlots] = {};
   for (int i = 0; i < kHandSize && s.hand[player][i] != kNone; ++i) ++mine[s.hand[player][i]];
   o << "\nhand: " << card_list(mine);
@@ -953,12 +1005,15 @@ std::string Game::to_string(const State& s) const {
   o << "Nutz!, " << n << " players, round " << int(s.round) << " of " << params_.last_tree_tokens << ", turn " << s.turn
     << ", phase " << kPhaseNames[static_cast<int>(s.phase)];
   const int cp = current_player(s);
-  o << (cp >= 0 ? ", seat " + std::to_string(cp) + " to act" : cp == kChancePlayer ? ", chance" : ", game over") << "\n";
+  o << (cp >= 0               ? ", seat " + std::to_string(cp) + " to act"
+        : cp == kChancePlayer ? ", chance"
+                              : ", game over")
+    << "\n";
   o << "  tokens: supply " << int(s.supply) << ", last tree " << int(s.last_tree) << ", last squirrel "
     << int(s.last_squirrel_token) << "\n";
   for (int p = 0; p < n; ++p) {
-    o << "  seat " << p << ": squirrel " << (s.squirrel[p] ? std::to_string(s.squirrel[p]) : "-") << ", " << int(s.tokens[p])
-      << " token" << (s.tokens[p] == 1 ? "" : "s") << ", score " << score_of(s, p) << ", hand [";
+    o << "  seat " << p << ": squirrel " << (s.squirrel[p] ? std::to_string(s.squirrel[p]) : "-") << ", "
+      << int(s.tokens[p]) << " token" << (s.tokens[p] == 1 ? "" : "s") << ", score " << score_of(s, p) << ", hand [";
     for (int i = 0; i < kHandSize && s.hand[p][i] != kNone; ++i) o << (i ? " " : "") << type_names_[s.hand[p][i]];
     o << "], display";
     bool any = false;

@@ -52,12 +52,12 @@ inline int seen_type(uint8_t c, int viewer) {
 }
 
 namespace act {
-constexpr Action kPlay = 0;       // + 10 * type + 2 * tree + down
-constexpr Action kTake = 150;     // + tree (0-based)
-constexpr Action kApply = 155;    // + kind
-constexpr Action kFinal = 165;    // + kind
-constexpr Action kSquirrel = 174; // + K (1..5)
-constexpr Action kDeal = 180;     // + type
+constexpr Action kPlay = 0;        // + 10 * type + 2 * tree + down
+constexpr Action kTake = 150;      // + tree (0-based)
+constexpr Action kApply = 155;     // + kind
+constexpr Action kFinal = 165;     // + kind
+constexpr Action kSquirrel = 174;  // + K (1..5)
+constexpr Action kDeal = 180;      // + type
 constexpr int kNumDistinct = 206;
 }  // namespace act
 
@@ -76,9 +76,9 @@ struct Kind {
   bool food = true;
   // Food: how the display's count c of this kind scores.
   Score score = Score::kEach;
-  int each = 0;              // kEach: points per card
-  std::vector<int> table;    // kSet: t1..tk
-  int beyond = 0;            // kSet: per card beyond k
+  int each = 0;                     // kEach: points per card
+  std::vector<int> table;           // kSet: t1..tk
+  int beyond = 0;                   // kSet: per card beyond k
   int group = 1, group_points = 0;  // kGroups
   // Predator: discard all of `of`, or `count` times the most valuable card of `of`.
   bool discard_all = false;
@@ -90,8 +90,10 @@ struct Kind {
   int points(int c) const {
     if (!food || c <= 0) return 0;
     switch (score) {
-      case Score::kEach: return each * c;
-      case Score::kGroups: return c / group * group_points;
+      case Score::kEach:
+        return each * c;
+      case Score::kGroups:
+        return c / group * group_points;
       case Score::kSet: {
         const int k = static_cast<int>(table.size());
         return c <= k ? table[c - 1] : table[k - 1] + beyond * (c - k);
@@ -111,11 +113,11 @@ struct CardSet {
 
 struct Params {
   int players = 2;
-  CardSet cards;                // no kinds: the default set
-  int last_tree_tokens = 0;     // 0: 7 / 6 / 5 by player count
+  CardSet cards;             // no kinds: the default set
+  int last_tree_tokens = 0;  // 0: 7 / 6 / 5 by player count
   int moon_tokens = 15;
   int token_cap = 3;
-  int remove_three_plus = -1;   // -1: true for 2 players
+  int remove_three_plus = -1;  // -1: true for 2 players
   int turn_cap = 200;
 };
 
@@ -284,7 +286,7 @@ class Game {
   uint8_t type_moons_[kTypeSlots] = {};
   uint8_t type_count_[kTypeSlots] = {};
   uint8_t type_mask_[kTypeSlots] = {};  // 0xFF for the card set's types: deck_size reads only those slots
-  int points_[kMaxKinds][257] = {};  // kind(k).points(c) for every count a uint8_t display holds, plus one
+  int points_[kMaxKinds][257] = {};     // kind(k).points(c) for every count a uint8_t display holds, plus one
   std::vector<std::string> type_names_;
   // Per predator kind with discard "highest": its `of` kinds, most valuable first.
   std::vector<int> highest_order_[kMaxKinds];

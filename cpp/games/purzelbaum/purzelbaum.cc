@@ -56,7 +56,8 @@ uint8_t read_seat_or_null(const Json& v, const std::string& what, int hi) {
 Params Game::checked_params(Params p) {
   if (p.players < 2 || p.players > kMaxPlayers) fail("purzelbaum: players must be 2..4");
   if (p.skill_sigma.size() == 1) p.skill_sigma.assign(p.players, p.skill_sigma[0]);
-  if (static_cast<int>(p.skill_sigma.size()) != p.players) fail("purzelbaum: skill_sigma needs one value or one per seat");
+  if (static_cast<int>(p.skill_sigma.size()) != p.players)
+    fail("purzelbaum: skill_sigma needs one value or one per seat");
   for (double s : p.skill_sigma)
     if (!(s > 0 && s <= 10)) fail("purzelbaum: skill_sigma must be in (0, 10]");
   if (p.branch_lengths.empty() || p.branch_lengths.size() > kMaxEnds / 2) fail("purzelbaum: 1..8 branches");
@@ -128,8 +129,10 @@ void Game::build_draws() {
           uint64_t lo = 0, hi = kEnd;  // past(hi) or hi == kEnd; not past(u) for u < lo
           while (lo < hi) {
             const uint64_t mid = lo + (hi - lo) / 2;
-            if (past(mid, k)) hi = mid;
-            else lo = mid + 1;
+            if (past(mid, k))
+              hi = mid;
+            else
+              lo = mid + 1;
           }
           d.passes[k] = lo;
         }
@@ -265,7 +268,8 @@ State Game::from_json(const Json& j) const {
   JsonObjectReader r(j, "purzelbaum state");
   if (r.get("game").as_string("game") != kName) fail("game: expected \"purzelbaum\"");
   const int n = json_int_in(r.get("players"), "players", 2, 4);
-  if (n != params_.players) fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
+  if (n != params_.players)
+    fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
   s.num_players = static_cast<uint8_t>(n);
   s.season = static_cast<Season>(name_index(kSeasonNames, 3, r.get("season").as_string("season"), "season"));
   s.phase = static_cast<Phase>(name_index(kPhaseNames, 5, r.get("phase").as_string("phase"), "phase"));
@@ -295,10 +299,14 @@ State Game::from_json(const Json& j) const {
   }
   r.finish();
   // The seat to act is stored; in phase tumble it is the shover.
-  if (s.phase == Phase::kTumble) s.current = s.shover == kNone ? 0 : s.shover;
-  else if (s.phase == Phase::kTerminal) s.current = 0;
-  else if (claimed_player >= 0) s.current = static_cast<uint8_t>(claimed_player);
-  else fail("current_player: a decision phase needs a seat");
+  if (s.phase == Phase::kTumble)
+    s.current = s.shover == kNone ? 0 : s.shover;
+  else if (s.phase == Phase::kTerminal)
+    s.current = 0;
+  else if (claimed_player >= 0)
+    s.current = static_cast<uint8_t>(claimed_player);
+  else
+    fail("current_player: a decision phase needs a seat");
   validate(s);
   if (claimed_player != current_player(s)) fail("current_player does not match the phase");
   run(s);
@@ -321,11 +329,13 @@ void Game::validate(const State& s) const {
           "phase does not belong to the season");
   require(s.current < n, "current seat out of range");
   require(ph != Phase::kTerminal || s.current == 0, "a finished game has nobody to move (current seat must be 0)");
-  require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || ph == Phase::kTerminal), "turn counter past the cap");
+  require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || ph == Phase::kTerminal),
+          "turn counter past the cap");
   for (int h = num_holes_; h < kMaxHoles; ++h) require(s.hole_nuts[h] == 0, "nuts in a hole that does not exist");
   require((s.white & ~all_holes_) == 0 && (s.leaf & ~all_holes_) == 0, "disks that do not exist");
   require((s.ends >> num_ends_) == 0, "branch ends that do not exist");
-  for (int p = n; p < kMaxPlayers; ++p) require(s.leaves[p] == 0 && s.nuts[p] == 0, "a seat that does not play has nuts or leaves");
+  for (int p = n; p < kMaxPlayers; ++p)
+    require(s.leaves[p] == 0 && s.nuts[p] == 0, "a seat that does not play has nuts or leaves");
   const bool resolving = ph == Phase::kTumble || ph == Phase::kBury;
   require(resolving ? (s.shover < n && s.target < num_holes_ && s.end < num_ends_)
                     : (s.shover == kNone && s.target == kNone && s.end == kNone),
@@ -355,7 +365,8 @@ void Game::validate(const State& s) const {
     require(popcount(s.white) == shoves_done, "in autumn each resolved shove closed exactly one disk");
     require(collected == 0, "nobody digs in autumn");
     if (ph == Phase::kTumble)
-      require(!(s.white >> s.target & 1) && (s.ends >> s.end & 1) && s.current == s.shover, "tumble: a green target, a full end");
+      require(!(s.white >> s.target & 1) && (s.ends >> s.end & 1) && s.current == s.shover,
+              "tumble: a green target, a full end");
     if (ph == Phase::kBury)
       require((s.white >> s.target & 1) && (s.leaf >> s.target & 1) && !(s.ends >> s.end & 1) &&
                   s.current == (s.shover + 1) % n,
@@ -370,9 +381,7 @@ void Game::validate(const State& s) const {
   }
 }
 
-std::string Game::serialize(const State& s) const {
-  return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players);
-}
+std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }
 
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);
@@ -386,14 +395,16 @@ std::string Game::to_string(const State& s) const {
   o << "Purzelbaum, " << int(s.num_players) << " players, " << kSeasonNames[static_cast<int>(s.season)] << ", turn "
     << s.turn;
   const int cp = current_player(s);
-  o << (cp >= 0 ? ", seat " + std::to_string(cp) + " to act" : cp == kChancePlayer ? ", the nut tumbles" : ", game over")
+  o << (cp >= 0               ? ", seat " + std::to_string(cp) + " to act"
+        : cp == kChancePlayer ? ", the nut tumbles"
+                              : ", game over")
     << "\n  branch ends with a nut: ";
   for (int e = 0; e < num_ends_; ++e)
     if (s.ends >> e & 1) o << e << " ";
   o << "\n  meadow (hole: W white / G green, L leaf, nuts):\n";
   for (int h = 0; h < num_holes_; ++h) {
-    o << "   " << (h < 10 ? " " : "") << h << " (" << params_.holes[h].first << "," << params_.holes[h].second
-      << ") " << ((s.white >> h & 1) ? 'W' : 'G') << ((s.leaf >> h & 1) ? " L" : "  ") << " " << int(s.hole_nuts[h])
+    o << "   " << (h < 10 ? " " : "") << h << " (" << params_.holes[h].first << "," << params_.holes[h].second << ") "
+      << ((s.white >> h & 1) ? 'W' : 'G') << ((s.leaf >> h & 1) ? " L" : "  ") << " " << int(s.hole_nuts[h])
       << (h % 4 == 3 ? "\n" : "");
   }
   if (num_holes_ % 4) o << "\n";

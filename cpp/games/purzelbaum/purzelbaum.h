@@ -206,7 +206,8 @@ inline Action Game::random_action(const State& s, Rng& rng) const {
   if (s.phase != Phase::kShove || targets == 0 || num_ends == 0) return random_action_by_listing(*this, s, rng);
   // legal_actions lists target-major, end-minor: index i is (i / ends)-th open target, (i % ends)-th end.
   const uint32_t i = rng.below(static_cast<uint32_t>(popcount(targets) * num_ends));
-  return act::kShove + 16 * nth_set_bit(targets, static_cast<int>(i / num_ends)) + nth_set_bit(ends, static_cast<int>(i % num_ends));
+  return act::kShove + 16 * nth_set_bit(targets, static_cast<int>(i / num_ends)) +
+         nth_set_bit(ends, static_cast<int>(i % num_ends));
 }
 
 inline State Game::forget(const State& s, int, double recall, Rng& rng) const {

@@ -188,8 +188,8 @@ void check_geometry(const MeadowGeometry& g) {
   double closest = INFINITY;
   for (size_t i = 0; i < g.holes.size(); ++i)
     for (size_t j = i + 1; j < g.holes.size(); ++j)
-      closest = std::min(closest, std::hypot(g.holes[i].first - g.holes[j].first,
-                                             g.holes[i].second - g.holes[j].second));
+      closest =
+          std::min(closest, std::hypot(g.holes[i].first - g.holes[j].first, g.holes[i].second - g.holes[j].second));
   if (!(0 < g.hit_radius && g.hit_radius < closest / 2))
     throw std::invalid_argument("hit_radius must be in (0, " + std::to_string(closest / 2) +
                                 "): half the distance between the closest holes");

@@ -34,8 +34,8 @@ struct WinterSolution {
   std::vector<long> future;   // per seat: the part of that still to be dug
   Action best_action = -1;
   std::vector<std::pair<Action, long>> action_values;  // the mover's future gain after each dig
-  int outcome = 0;            // 2 players: +1 the mover wins, 0 draw, -1 loses
-  long positions = 0;         // distinct positions solved (transposition table entries)
+  int outcome = 0;                                     // 2 players: +1 the mover wins, 0 draw, -1 loses
+  long positions = 0;                                  // distinct positions solved (transposition table entries)
   double elapsed = 0.0;
 };
 

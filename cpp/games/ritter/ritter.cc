@@ -27,12 +27,12 @@ Board default_board() {
   for (char i = '1'; i <= '8'; ++i) b.bushes.push_back(std::string{'B', i});
   b.hiding_places = {"H1", "H2"};
   for (int i = 0; i < 8; ++i) b.edges.emplace_back(i, (i + 1) % 8);  // the ring B1..B8
-  b.edges.emplace_back(1, 5);                                         // chord B2-B6
-  b.edges.emplace_back(2, 6);                                         // chord B3-B7
-  b.edges.emplace_back(8, 0);                                         // H1-B1
-  b.edges.emplace_back(8, 7);                                         // H1-B8
-  b.edges.emplace_back(9, 3);                                         // H2-B4
-  b.edges.emplace_back(9, 4);                                         // H2-B5
+  b.edges.emplace_back(1, 5);                                        // chord B2-B6
+  b.edges.emplace_back(2, 6);                                        // chord B3-B7
+  b.edges.emplace_back(8, 0);                                        // H1-B1
+  b.edges.emplace_back(8, 7);                                        // H1-B8
+  b.edges.emplace_back(9, 3);                                        // H2-B4
+  b.edges.emplace_back(9, 4);                                        // H2-B5
   return b;
 }
 
@@ -53,15 +53,24 @@ Params Game::params_from_json(const Json& j) {
   Params p;
   for (const auto& [key, value] : j.items("ritter parameters")) {
     const std::string what = "ritter: parameter " + key;
-    if (key == "players") p.players = int_param(value, what);
-    else if (key == "stack_size") p.stack_size = int_param(value, what);
-    else if (key == "hazelnuts") p.hazelnuts = int_param(value, what);
-    else if (key == "thieves_per_kind") p.thieves_per_kind = int_param(value, what);
-    else if (key == "shout_points") p.shout_points = int_param(value, what);
-    else if (key == "score_floor") p.score_floor = int_param(value, what);
-    else if (key == "score_target") p.score_target = int_param(value, what);
-    else if (key == "empty_stacks_to_end") p.empty_stacks_to_end = int_param(value, what);
-    else if (key == "turn_cap") p.turn_cap = int_param(value, what);
+    if (key == "players")
+      p.players = int_param(value, what);
+    else if (key == "stack_size")
+      p.stack_size = int_param(value, what);
+    else if (key == "hazelnuts")
+      p.hazelnuts = int_param(value, what);
+    else if (key == "thieves_per_kind")
+      p.thieves_per_kind = int_param(value, what);
+    else if (key == "shout_points")
+      p.shout_points = int_param(value, what);
+    else if (key == "score_floor")
+      p.score_floor = int_param(value, what);
+    else if (key == "score_target")
+      p.score_target = int_param(value, what);
+    else if (key == "empty_stacks_to_end")
+      p.empty_stacks_to_end = int_param(value, what);
+    else if (key == "turn_cap")
+      p.turn_cap = int_param(value, what);
     else if (key == "die" || key == "delivery_points") {
       auto& list = key == "die" ? p.die : p.delivery_points;
       list.clear();
@@ -143,8 +152,8 @@ Game::Game(const Params& params) : params_(params) {
   if (p.thieves_per_kind < 0 || p.thieves_per_kind > 60) fail("ritter: thieves_per_kind must be 0..60");
   if (p.hazelnuts + 3 * p.thieves_per_kind != num_bushes_ * p.stack_size)
     fail("ritter: the cards must fill the stacks: hazelnuts + 3 * thieves_per_kind = " +
-         std::to_string(p.hazelnuts + 3 * p.thieves_per_kind) + ", bushes * stack_size = " +
-         std::to_string(num_bushes_ * p.stack_size));
+         std::to_string(p.hazelnuts + 3 * p.thieves_per_kind) +
+         ", bushes * stack_size = " + std::to_string(num_bushes_ * p.stack_size));
   if (p.die.empty() || p.die.size() > kMaxFaces) fail("ritter: the die has 1..12 faces");
   for (int f : p.die) {
     if (f < 1 || f > 6) fail("ritter: die faces are 1..6");
@@ -332,7 +341,8 @@ State Game::from_json(const Json& j) const {
   JsonObjectReader r(j, "ritter state");
   if (r.get("game").as_string("game") != kName) fail("game: expected \"ritter\"");
   const int n = json_int_in(r.get("players"), "players", 2, 4);
-  if (n != params_.players) fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
+  if (n != params_.players)
+    fail("players: the state has " + std::to_string(n) + " players, the game " + std::to_string(params_.players));
   s.num_players = static_cast<uint8_t>(n);
   s.phase = static_cast<Phase>(name_index(kPhaseNames, kNumPhases, r.get("phase").as_string("phase"), "phase"));
   const int claimed_player = json_int_in(r.get("current_player"), "current_player", -4, n - 1);
@@ -356,9 +366,11 @@ State Game::from_json(const Json& j) const {
   for (int p = 0; p < n; ++p)
     if (!knights[p].is_null()) s.knight[p] = static_cast<uint8_t>(node_index(knights[p], "knights", num_nodes_));
   const auto& scores = seat_list("scores");
-  for (int p = 0; p < n; ++p) s.score[p] = static_cast<int8_t>(json_int_in(scores[p], "scores", params_.score_floor, params_.score_target));
+  for (int p = 0; p < n; ++p)
+    s.score[p] = static_cast<int8_t>(json_int_in(scores[p], "scores", params_.score_floor, params_.score_target));
   const auto& carried = seat_list("carried");
-  for (int p = 0; p < n; ++p) s.carried[p] = static_cast<uint8_t>(json_int_in(carried[p], "carried", 0, params_.hazelnuts));
+  for (int p = 0; p < n; ++p)
+    s.carried[p] = static_cast<uint8_t>(json_int_in(carried[p], "carried", 0, params_.hazelnuts));
   const auto& stacks = r.get("stacks").as_array("stacks");
   if (static_cast<int>(stacks.size()) != num_bushes_) fail("stacks: expected one per bush");
   for (int b = 0; b < num_bushes_; ++b) {
@@ -381,13 +393,15 @@ State Game::from_json(const Json& j) const {
   pool.finish();
   const auto& shouts = seat_list("shouts");
   for (int p = 0; p < n; ++p)
-    if (!shouts[p].is_null()) s.shout[p] = static_cast<uint8_t>(name_index(kShoutNames, 4, shouts[p].as_string("shouts"), "shouts"));
+    if (!shouts[p].is_null())
+      s.shout[p] = static_cast<uint8_t>(name_index(kShoutNames, 4, shouts[p].as_string("shouts"), "shouts"));
   const Json& card = r.get("card");
   s.card = card.is_null() ? kNone : static_cast<uint8_t>(name_index(kCardNames, 4, card.as_string("card"), "card"));
   r.finish();
   // The seat to act is stored: the shouter or the placer as given, else the mover (turn mod players).
   if (s.phase == Phase::kShout || s.phase == Phase::kPlace) {
-    if (claimed_player < 0) fail(std::string("current_player: phase ") + kPhaseNames[static_cast<int>(s.phase)] + " needs a seat");
+    if (claimed_player < 0)
+      fail(std::string("current_player: phase ") + kPhaseNames[static_cast<int>(s.phase)] + " needs a seat");
     s.current = static_cast<uint8_t>(claimed_player);
   } else if (s.phase != Phase::kTerminal) {
     s.current = static_cast<uint8_t>(s.turn % n);
@@ -406,7 +420,8 @@ void Game::validate(const State& s) const {
   require(n == params_.players, "player count differs from the game's");
   require(static_cast<int>(s.phase) < kNumPhases, "bad phase");
   const Phase ph = s.phase;
-  require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || ph == Phase::kTerminal), "turn counter past the cap");
+  require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || ph == Phase::kTerminal),
+          "turn counter past the cap");
   require(s.current < n, "current seat out of range");
   int tops[kKinds] = {}, known_tops = 0, cards = 0, empty = 0;
   for (int b = 0; b < kMaxBushes; ++b) {
@@ -416,7 +431,8 @@ void Game::validate(const State& s) const {
     }
     require(s.cards[b] <= params_.stack_size, "a stack is higher than stack_size");
     require(s.top[b] == kNone || s.top[b] < kKinds, "bad top card");
-    require((s.top[b] == kNone) == (s.seen[b] == 0), "a known top needs the seats that saw it, and only a known top has them");
+    require((s.top[b] == kNone) == (s.seen[b] == 0),
+            "a known top needs the seats that saw it, and only a known top has them");
     require((s.seen[b] >> n) == 0, "a seat that does not play has seen a card");
     require(s.top[b] == kNone || s.cards[b] >= 1, "a known top on an empty stack");
     if (s.top[b] != kNone) {
@@ -427,13 +443,15 @@ void Game::validate(const State& s) const {
     empty += s.cards[b] == 0;
   }
   require(s.pool[0] <= params_.hazelnuts, "more hazelnuts undrawn than exist");
-  for (int k = 0; k < kKinds; ++k) require(s.pool[1 + k] + tops[k] <= params_.thieves_per_kind, "more thieves than exist");
+  for (int k = 0; k < kKinds; ++k)
+    require(s.pool[1 + k] + tops[k] <= params_.thieves_per_kind, "more thieves than exist");
   const int pool_total = s.pool[0] + s.pool[1] + s.pool[2] + s.pool[3];
   require(cards == pool_total + known_tops, "stack heights do not add up to the undrawn cards and the known tops");
   int carried = 0;
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (p >= n) {
-      require(s.knight[p] == kNone && s.score[p] == 0 && s.carried[p] == 0 && s.shout[p] == kNone, "a seat that does not play is used");
+      require(s.knight[p] == kNone && s.score[p] == 0 && s.carried[p] == 0 && s.shout[p] == kNone,
+              "a seat that does not play is used");
       continue;
     }
     require(s.score[p] >= params_.score_floor && s.score[p] <= params_.score_target, "score off the track");
@@ -446,20 +464,25 @@ void Game::validate(const State& s) const {
     require(s.shout[p] == kNone || s.shout[p] <= kKinds, "bad shout");
     carried += s.carried[p];
   }
-  const bool in_hand = (ph == Phase::kFirstRight || ph == Phase::kFirstWrong || ph == Phase::kFirstShout) && s.card == 0;
+  const bool in_hand =
+      (ph == Phase::kFirstRight || ph == Phase::kFirstWrong || ph == Phase::kFirstShout) && s.card == 0;
   require(carried + (in_hand ? 1 : 0) <= params_.hazelnuts - s.pool[0], "more hazelnuts carried than drawn");
   const bool drawing = ph == Phase::kShout || ph == Phase::kDraw || ph == Phase::kFirstRight ||
                        ph == Phase::kFirstWrong || ph == Phase::kFirstShout;
   const bool resolving = ph == Phase::kFirstRight || ph == Phase::kFirstWrong || ph == Phase::kFirstShout;
   require(drawing ? s.drawer < n : s.drawer == kNone, "drawer set exactly while a card is drawn");
-  require(ph == Phase::kMove ? (s.roll <= 6 && face_count_[s.roll] > 0) : s.roll == kNone, "roll set exactly in phase move, to a face of the die");
+  require(ph == Phase::kMove ? (s.roll <= 6 && face_count_[s.roll] > 0) : s.roll == kNone,
+          "roll set exactly in phase move, to a face of the die");
   require(resolving ? s.card <= kKinds : s.card == kNone, "card set exactly while it is resolved");
   if (ph == Phase::kPlace) {
-    require(s.turn == 0 && cards == num_bushes_ * params_.stack_size && pool_total == cards, "setup: nothing drawn yet");
+    require(s.turn == 0 && cards == num_bushes_ * params_.stack_size && pool_total == cards,
+            "setup: nothing drawn yet");
     for (int p = 0; p < n; ++p) {
       require(s.score[p] == 0 && s.carried[p] == 0 && s.shout[p] == kNone, "setup: no scores, hazelnuts or shouts");
-      require(p < s.current ? s.knight[p] < num_bushes_ : s.knight[p] == kNone, "setup: the seats before the one to place stand on bushes, no others");
-      for (int q = 0; q < p; ++q) require(p >= s.current || s.knight[q] != s.knight[p], "setup: two knights on one bush");
+      require(p < s.current ? s.knight[p] < num_bushes_ : s.knight[p] == kNone,
+              "setup: the seats before the one to place stand on bushes, no others");
+      for (int q = 0; q < p; ++q)
+        require(p >= s.current || s.knight[q] != s.knight[p], "setup: two knights on one bush");
     }
     return;
   }
@@ -469,7 +492,8 @@ void Game::validate(const State& s) const {
     for (int p = 0; p < n; ++p) require(s.shout[p] == kNone, "shouts in a finished game");
     bool target = false;
     for (int p = 0; p < n; ++p) target |= s.score[p] == params_.score_target;
-    require(target || empty >= params_.empty_stacks_to_end || s.turn == params_.turn_cap, "the game is over for no reason");
+    require(target || empty >= params_.empty_stacks_to_end || s.turn == params_.turn_cap,
+            "the game is over for no reason");
     return;
   }
   const int mover = s.turn % n;
@@ -497,14 +521,17 @@ void Game::validate(const State& s) const {
   require(s.current == s.drawer, "at the card's chance nodes the drawer is recorded");
   for (int i = 1; i < n; ++i) require(s.shout[(s.drawer + i) % n] != kNone, "a shout is missing");
   if (ph == Phase::kDraw) {
-    require(s.cards[bush] >= 1 && s.top[bush] == kNone && pool_total >= 1, "draw: an undrawn card on top of the drawer's stack");
+    require(s.cards[bush] >= 1 && s.top[bush] == kNone && pool_total >= 1,
+            "draw: an undrawn card on top of the drawer's stack");
     require(empty < params_.empty_stacks_to_end, "enough stacks are empty: the game is over");
     return;
   }
   // The card is out and being resolved: the candidates for the chance node must be at least two.
   require(params_.first_only == (ph == Phase::kFirstShout), "this chance node belongs to the other shout_resolution");
   const Shouts x = shouts(s);
-  const uint32_t candidates = ph == Phase::kFirstRight ? x.right : ph == Phase::kFirstWrong ? x.wrong : x.right | x.wrong;
+  const uint32_t candidates = ph == Phase::kFirstRight   ? x.right
+                              : ph == Phase::kFirstWrong ? x.wrong
+                                                         : x.right | x.wrong;
   require(popcount(candidates) >= 2, "a first-shouter chance node needs two candidates");
 }
 
@@ -577,14 +604,25 @@ std::string Game::information_string(const State& s, int player) const {
   o << "view of seat " << player << "\n";
   const std::string turn = "turn " + std::to_string(s.turn) + ": ";
   switch (s.phase) {
-    case Phase::kPlace: o << "setup: seat " << int(s.current) << " places"; break;
-    case Phase::kRoll: o << turn << "seat " << int(s.current) << " rolls"; break;
-    case Phase::kMove: o << turn << "seat " << int(s.current) << " moves " << int(s.roll); break;
-    case Phase::kShout:
-      o << turn << "seat " << int(s.drawer) << " draws at " << names_[s.knight[s.drawer]] << "; seat " << int(s.current) << " shouts";
+    case Phase::kPlace:
+      o << "setup: seat " << int(s.current) << " places";
       break;
-    case Phase::kDraw: o << turn << "seat " << int(s.drawer) << " draws at " << names_[s.knight[s.drawer]]; break;
-    case Phase::kTerminal: o << turn << "game over"; break;
+    case Phase::kRoll:
+      o << turn << "seat " << int(s.current) << " rolls";
+      break;
+    case Phase::kMove:
+      o << turn << "seat " << int(s.current) << " moves " << int(s.roll);
+      break;
+    case Phase::kShout:
+      o << turn << "seat " << int(s.drawer) << " draws at " << names_[s.knight[s.drawer]] << "; seat " << int(s.current)
+        << " shouts";
+      break;
+    case Phase::kDraw:
+      o << turn << "seat " << int(s.drawer) << " draws at " << names_[s.knight[s.drawer]];
+      break;
+    case Phase::kTerminal:
+      o << turn << "game over";
+      break;
     default:
       o << turn << "seat " << int(s.drawer) << " drew " << kCardNames[s.card] << " at " << names_[s.knight[s.drawer]];
   }

@@ -37,10 +37,10 @@ constexpr uint8_t kNone = 0xFF;
 constexpr uint8_t kHidden = 4;  // in a seat's view: a shout made by another seat, not yet revealed
 
 namespace act {
-constexpr Action kTo = 0;           // + node
+constexpr Action kTo = 0;  // + node
 constexpr Action kSilent = 16;
-constexpr Action kShout = 17;       // + thief kind
-constexpr Action kRoll = 19;        // + K (20..25)
+constexpr Action kShout = 17;  // + thief kind
+constexpr Action kRoll = 19;   // + K (20..25)
 constexpr Action kDrawNut = 26;
 constexpr Action kDrawThief = 27;   // + thief kind
 constexpr Action kFirstRight = 30;  // + seat
@@ -124,9 +124,7 @@ class Game {
   int num_bushes() const { return num_bushes_; }
   // A bound: the set-up placements, then at most turn_cap turns of a roll, a move, the others'
   // shouts, the card and the two first-shouter draws.
-  int64_t max_game_length() const {
-    return params_.players + int64_t{params_.turn_cap} * (params_.players - 1 + 5);
-  }
+  int64_t max_game_length() const { return params_.players + int64_t{params_.turn_cap} * (params_.players - 1 + 5); }
   int num_nodes() const { return num_nodes_; }
   bool is_bush(int node) const { return node < num_bushes_; }
   int degree(int node) const { return degree_[node]; }
@@ -329,7 +327,9 @@ inline void Game::chance_outcomes(const State& s, ChanceList& out) const {
     case Phase::kFirstShout: {
       // Candidates: the right shouters, the wrong ones, or all shouters.
       const Shouts x = shouts(s);
-      uint32_t mask = s.phase == Phase::kFirstRight ? x.right : s.phase == Phase::kFirstWrong ? x.wrong : x.right | x.wrong;
+      uint32_t mask = s.phase == Phase::kFirstRight   ? x.right
+                      : s.phase == Phase::kFirstWrong ? x.wrong
+                                                      : x.right | x.wrong;
       const Action base = s.phase == Phase::kFirstRight   ? act::kFirstRight
                           : s.phase == Phase::kFirstWrong ? act::kFirstWrong
                                                           : act::kFirstShout;
@@ -419,7 +419,8 @@ inline void Game::resolve(State& s, uint8_t old_seen) const {
       s.phase = Phase::kFirstShout;
       return;
     }
-    if (s.phase != Phase::kFirstShout && all) right ? reward(s, __builtin_ctz(right)) : penalize(s, __builtin_ctz(wrong));
+    if (s.phase != Phase::kFirstShout && all)
+      right ? reward(s, __builtin_ctz(right)) : penalize(s, __builtin_ctz(wrong));
     return finish(s, old_seen);
   }
   if (s.phase != Phase::kFirstRight && s.phase != Phase::kFirstWrong) {

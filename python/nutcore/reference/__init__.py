@@ -1,17 +1,18 @@
 """Plain-Python reference implementations of the nutcore games.
 
-Independent of the compiled core; used to cross-check it step by step.
-Only relative imports, so this package also imports standalone as `reference`.
+Independent of the compiled core; used to cross-check it step by step. Each game is a subpackage
+(reference/<g>/, named as the game's folder in cpp/games/) with GAME_NAME and Game: found here, not
+listed. Only relative imports, so this package also imports standalone as `reference`.
 """
 
-from . import auf_die_nuesse, nutz, purzelbaum, ritter
+import importlib
+import pkgutil
 
-_GAMES = {
-    auf_die_nuesse.GAME_NAME: auf_die_nuesse.Game,
-    nutz.GAME_NAME: nutz.Game,
-    purzelbaum.GAME_NAME: purzelbaum.Game,
-    ritter.GAME_NAME: ritter.Game,
-}
+_GAMES = {}
+for _info in pkgutil.iter_modules(__path__):
+    if _info.ispkg:
+        _module = importlib.import_module("." + _info.name, __name__)
+        _GAMES[_module.GAME_NAME] = _module.Game
 
 
 def list_games():

@@ -1,0 +1,118 @@
+"""The engine's doors against each other (issue 30): start-up, and search speed through the C ABI.
+
+    python bench/engine_doors.py startup [--runs 20]
+    python bench/engine_doors.py speed [--iterations 20000] [--repeats 5]
+
+startup: from process start to the `hello` reply, for nutcore-engine (C++ only) and `nutcore engine`
+(the same engine in a Python process), alternating, each run a fresh process; medians and ranges.
+speed: best_move's iterations a second on the same positions (every game, after 12 random
+actions), through the C ABI (nc_best_move by ctypes) and through Python (nutcore.best_move),
+alternating; the ratio ABI / Python per position (the same seed: the same search, so the same
+iterations; the time is what differs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+
+import nutcore  # noqa: E402
+from protocol import binary_path  # noqa: E402
+
+
+def _hello_seconds(command: list[str]) -> float:
+    start = time.monotonic()
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc.stdin.write(b'{"cmd": "hello", "id": 1}\n')
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    elapsed = time.monotonic() - start
+    assert json.loads(line)["type"] == "hello", line
+    proc.stdin.close()
+    proc.wait()
+    return elapsed
+
+
+def startup(runs: int) -> None:
+    doors = {
+        "nutcore-engine": [binary_path()],
+        "nutcore engine": [sys.executable, "-m", "nutcore", "engine"],
+    }
+    times: dict[str, list[float]] = {name: [] for name in doors}
+    for name, command in doors.items():  # a warm-up each
+        _hello_seconds(command)
+    for _ in range(runs):
+        for name, command in doors.items():
+            times[name].append(_hello_seconds(command))
+    print("| door | median ms | min ms | max ms |")
+    print("|---|---|---|---|")
+    for name, t in times.items():
+        print(f"| {name} | {statistics.median(t) * 1000:.1f} | {min(t) * 1000:.1f} | {max(t) * 1000:.1f} |")
+    ratio = statistics.median(times["nutcore engine"]) / statistics.median(times["nutcore-engine"])
+    print(f"\nnutcore engine / nutcore-engine: {ratio:.1f}x ({runs} runs each)")
+
+
+def _position(name: str):
+    state = nutcore.load_game(name).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node() or len(state.history()) < 12:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def speed(iterations: int, repeats: int) -> None:
+    from capi_client import CapiGame
+
+    print("| game | iterations | Python it/s | C ABI it/s | C ABI / Python (median, range) |")
+    print("|---|---|---|---|---|")
+    for name in nutcore.list_games():
+        state = _position(name)
+        capi_state = CapiGame(name, json.dumps({"players": 2})).state_from_json(json.dumps(state.to_json()))
+        request = {"iterations": iterations, "seed": 7}
+        python, capi = [], []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            a = nutcore.best_move(state, **request)
+            python.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            b = capi_state.best_move(json.dumps(request))
+            capi.append(time.perf_counter() - start)
+            assert a.action == b["action"] and a.iterations == b["iterations"]  # the same search
+        ratios = [p / c for p, c in zip(python, capi)]
+        print(
+            f"| {name} | {iterations:,} | {iterations / statistics.median(python):,.0f} "
+            f"| {iterations / statistics.median(capi):,.0f} | {statistics.median(ratios):.3f} "
+            f"({min(ratios):.3f}-{max(ratios):.3f}) |",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("startup")
+    p.add_argument("--runs", type=int, default=20)
+    p = sub.add_parser("speed")
+    p.add_argument("--iterations", type=int, default=20_000)
+    p.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    if args.what == "startup":
+        startup(args.runs)
+    else:
+        speed(args.iterations, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
