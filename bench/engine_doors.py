@@ -24,8 +24,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
-import nutcore  # noqa: E402
 from protocol import binary_path  # noqa: E402
+
+import nutcore  # noqa: E402
 
 
 def _hello_seconds(command: list[str]) -> float:
@@ -47,7 +48,7 @@ def startup(runs: int) -> None:
         "nutcore engine": [sys.executable, "-m", "nutcore", "engine"],
     }
     times: dict[str, list[float]] = {name: [] for name in doors}
-    for name, command in doors.items():  # a warm-up each
+    for command in doors.values():  # a warm-up each
         _hello_seconds(command)
     for _ in range(runs):
         for name, command in doors.items():

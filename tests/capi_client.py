@@ -395,12 +395,7 @@ class CapiEngine(_Client):
                 return
             line = _take_string(out)
             out = c_void_p()
-            self.raw_lines.append(line)
-            try:
-                line.decode("utf-8")  # every reply is UTF-8 text
-                self.lines.put(json.loads(line))
-            except ValueError:
-                self.garbage.append(line)
+            self.received(line)
 
     def _send_line(self, line: bytes) -> None:
         # nc_engine_send_bytes takes the line with its length: any byte passes, a NUL too (which a

@@ -140,6 +140,16 @@ class _Client:
     def write(self, data: bytes) -> None:
         raise NotImplementedError
 
+    def received(self, line: bytes) -> None:
+        """A reply line as it came: kept, and parsed into `lines` (anything not UTF-8 JSON into
+        `garbage`)."""
+        self.raw_lines.append(line)
+        try:
+            line.decode("utf-8")  # every reply is UTF-8 text
+            self.lines.put(json.loads(line))
+        except ValueError:
+            self.garbage.append(line)
+
 
 class InProcess(_Client):
     """nutcore.engine.Engine in this process (the Python binding), its replies collected."""
@@ -194,12 +204,7 @@ class EngineProcess(_Client):
 
     def _read(self) -> None:
         for line in self.proc.stdout:
-            self.raw_lines.append(line)
-            try:
-                line.decode("utf-8")  # every reply is UTF-8 text
-                self.lines.put(json.loads(line))
-            except ValueError:
-                self.garbage.append(line)
+            self.received(line)
 
     def write(self, data: bytes) -> None:
         self.proc.stdin.write(data)

@@ -76,7 +76,13 @@ def _value_type(value) -> str:
 
 def _class(name: str, cls) -> list[str]:
     base = cls.__bases__[0]
-    parent = f"({base.__name__})" if base.__module__ == _core.__name__ else "(Exception)" if issubclass(cls, Exception) else ""
+    parent = (
+        f"({base.__name__})"
+        if base.__module__ == _core.__name__
+        else "(Exception)"
+        if issubclass(cls, Exception)
+        else ""
+    )
     out = [f"class {name}{parent}:"]
     body = []
     for member, value in vars(cls).items():

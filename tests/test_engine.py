@@ -18,6 +18,8 @@ from protocol import TRANSPORTS, connect, to_decision
 import nutcore
 from nutcore import engine as engine_module
 
+HIDDEN = [g for g in nutcore.list_games() if nutcore.load_game(g).hidden_information]
+
 HOOKS = "--test-hooks"
 
 
@@ -331,7 +333,7 @@ def _hidden_game(
     return compared, diffs
 
 
-@pytest.mark.parametrize("name", ["ritter", "nutz"])
+@pytest.mark.parametrize("name", HIDDEN)
 def test_hidden_information_replies_depend_only_on_the_seat_view(transport, name):
     compared, diffs = _hidden_game(lambda: connect(transport, HOOKS), name, 3, seat=1, seed=7)
     assert compared > 300

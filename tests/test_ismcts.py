@@ -12,6 +12,8 @@ from test_rules_ritter import position as rules_position
 import nutcore
 from playing import random_step
 
+HIDDEN = [g for g in nutcore.list_games() if nutcore.load_game(g).hidden_information]
+
 
 def position(players=2, phase="shout", drawer=0, knights=None, stacks=None, carried=None, **kw):
     """A Ritter position (tests/test_rules_ritter.py's helper): by default seat 0 draws at B3 and
@@ -78,7 +80,7 @@ def test_avoids_a_thief_another_seat_knows_when_carrying():
     assert result.action_string != "to B2"
 
 
-@pytest.mark.parametrize("name", ["ritter", "nutz"])
+@pytest.mark.parametrize("name", HIDDEN)
 def test_first_iteration_tries_the_policy_move(name):
     # With policy_bias (the default) each node tries its rollout policy's move first; the policy
     # reads only the seat's own knowledge, so the root's first try is the greedy bot's move.

@@ -25,6 +25,9 @@ from browser import launch, sync_playwright  # noqa: E402
 from nutcore.engine import MAX_LINE_BYTES  # noqa: E402
 from nutcore.web.server import bind, create_app, url_of  # noqa: E402
 
+HIDDEN = [g for g in nutcore.list_games() if nutcore.load_game(g).hidden_information]
+PERFECT = [g for g in nutcore.list_games() if not nutcore.load_game(g).hidden_information]
+
 # Small games where the rules allow: the human plays one seat against the greedy bot.
 GAMES = {
     "auf_die_nuesse": {"turn_cap": 6},
@@ -220,7 +223,7 @@ def forged_click(page) -> None:
 # ----- whole games
 
 
-@pytest.mark.parametrize("game", ["auf_die_nuesse", "purzelbaum"])
+@pytest.mark.parametrize("game", PERFECT)
 def test_full_game_perfect_information(page, server, game):
     counts = play_through(page, server[1], game, GAMES[game])
     assert counts["moves"] >= 3
@@ -230,7 +233,7 @@ def test_full_game_perfect_information(page, server, game):
         assert any(h.startswith("seat 1: ") for h in history)
 
 
-@pytest.mark.parametrize("game", ["ritter", "nutz"])
+@pytest.mark.parametrize("game", HIDDEN)
 def test_full_game_hidden_information_shows_only_the_seat_view(page, server, game):
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))

@@ -12,6 +12,8 @@ import nutcore
 from nutcore import _core
 from playing import random_step
 
+PERFECT = [g for g in nutcore.list_games() if not nutcore.load_game(g).hidden_information]
+
 
 def purzelbaum_decisions(count: int, seed: int):
     """Decision states of every phase (shove, bury, dig) from random games."""
@@ -104,7 +106,7 @@ def mixed_reward(end, seat: int, margin: float, scale: float) -> float:
     return (1 - margin) * end.returns()[seat] + margin * (0.5 + 0.5 * math.tanh(lead / scale))
 
 
-@pytest.mark.parametrize("name", ["auf_die_nuesse", "purzelbaum"])
+@pytest.mark.parametrize("name", PERFECT)
 @pytest.mark.parametrize("margin, scale", [(0.0, 10.0), (0.3, 4.0), (1.0, 2.5)])
 def test_a_margin_mixes_the_points_lead_into_the_reward(name, margin, scale):
     # Where every move ends the game each move's value is exactly its reward to the mover.

@@ -247,6 +247,24 @@ class StateModel final : public AnyState {
 
  private:
   SearchOutcome sampling_outcome(const MctsResult& r, Algorithm a, const MctsOptions& o, uint64_t seed) const;
+  // A sampling search's settings with this call's seed, stop flag and progress record.
+  template <typename Options>
+  static Options for_this_search(Options o, uint64_t seed, const StopFlag* stop, SearchProgress* progress) {
+    o.seed = seed;
+    o.stop = stop;
+    o.progress = progress;
+    return o;
+  }
+  // The game's tree search through `kept` (tree reuse; it must be this game's), else `one_off()`.
+  template <typename Options, typename OneOff>
+  MctsResult tree_search(const Options& o, KeptSearch* kept, OneOff one_off) const {
+    if (!kept) return one_off();
+    auto* tree = dynamic_cast<TreeSearch*>(kept);
+    if (!tree) throw std::invalid_argument("tree: a search tree made for another game or algorithm");
+    if (tree->game().params_json().dump() != rules().params_json().dump())
+      throw std::invalid_argument("tree: the search tree belongs to another game");
+    return tree->search(state_, history_, o);
+  }
   std::vector<ActionStat> stats(const std::vector<ActionStats>& raw, bool with_visits) const {
     std::vector<ActionStat> out;
     for (const auto& s : raw)
@@ -371,47 +389,18 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
         return out;
       }
     }
-    MctsOptions o = settings.mcts;
-    o.seed = seed;
-    o.stop = stop;
-    o.progress = progress;
-    MctsResult r;
-    if (kept) {
-      auto* tree = dynamic_cast<TreeSearch*>(kept);
-      if (!tree) throw std::invalid_argument("tree: a search tree made for another game or algorithm");
-      if (!(tree->game().params_json().dump() == rules().params_json().dump()))
-        throw std::invalid_argument("tree: the search tree belongs to another game");
-      r = tree->search(state_, history_, o);
-    } else {
-      r = mcts_search(rules(), state_, o);
-    }
-    return sampling_outcome(r, a, o, seed);
+    const MctsOptions o = for_this_search(settings.mcts, seed, stop, progress);
+    return sampling_outcome(tree_search(o, kept, [&] { return mcts_search(rules(), state_, o); }), a, o, seed);
   } else {
     if (a == Algorithm::kPimc) {
       if (kept) throw std::invalid_argument("tree: PIMC keeps no tree between searches");
-      PimcOptions o = settings.pimc;
-      o.seed = seed;
-      o.stop = stop;
-      o.progress = progress;
+      const PimcOptions o = for_this_search(settings.pimc, seed, stop, progress);
       SearchOutcome out = sampling_outcome(pimc_search(rules(), state_, o), a, o, seed);
       out.extra.set("determinizations", Json::integer(o.determinizations));
       return out;
     }
-    IsmctsOptions o = settings.ismcts;
-    o.seed = seed;
-    o.stop = stop;
-    o.progress = progress;
-    MctsResult r;
-    if (kept) {
-      auto* tree = dynamic_cast<TreeSearch*>(kept);
-      if (!tree) throw std::invalid_argument("tree: a search tree made for another game or algorithm");
-      if (!(tree->game().params_json().dump() == rules().params_json().dump()))
-        throw std::invalid_argument("tree: the search tree belongs to another game");
-      r = tree->search(state_, history_, o);
-    } else {
-      r = ismcts_search(rules(), state_, o);
-    }
-    return sampling_outcome(r, a, o, seed);
+    const IsmctsOptions o = for_this_search(settings.ismcts, seed, stop, progress);
+    return sampling_outcome(tree_search(o, kept, [&] { return ismcts_search(rules(), state_, o); }), a, o, seed);
   }
 }
 
