@@ -17,7 +17,7 @@ import json
 import queue
 import threading
 import weakref
-from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_uint64, c_void_p
+from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint64, c_void_p
 from typing import Any, Optional, Union
 
 from protocol import PATIENCE, _Client, limits_from_args
@@ -85,6 +85,7 @@ _PROTOTYPES = [
     ("nc_state_string_to_action", _status, [_handle, c_char_p, POINTER(c_int)]),
     ("nc_state_apply", _status, [_handle, c_int]),
     ("nc_state_sample_chance", _status, [_handle, c_uint64, POINTER(c_int)]),
+    ("nc_state_random_playouts", _status, [_handle, c_int64, c_uint64, POINTER(c_int64)]),
     ("nc_state_observation_json", _status, [_handle, c_int, _string_out]),
     # the AI
     ("nc_best_move", _status, [_handle, c_char_p, _string_out]),
@@ -310,6 +311,11 @@ class CapiState(_Owned):
 
     def sample_chance(self, seed: int) -> int:
         return call_int(lib.nc_state_sample_chance, self.handle, seed)
+
+    def random_playouts(self, count: int, seed: int) -> int:
+        out = c_int64()
+        check(lib.nc_state_random_playouts(self.handle, count, seed, byref(out)), "nc_state_random_playouts")
+        return out.value
 
     def observation_json(self, seat: int) -> dict:
         return call_json(lib.nc_state_observation_json, self.handle, seat)

@@ -673,6 +673,23 @@ def test_sample_chance_follows_the_probabilities():
         assert draws.count(action) / len(draws) == pytest.approx(p, abs=0.06)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_random_playouts_are_the_python_packages(name):
+    """nc_state_random_playouts from the start and from a later position: the transitions that the
+    package's random_playouts counts, game by game the same generators."""
+    game = nutcore.load_game(name, players=2)
+    state = CapiGame(name, {"players": 2}).new_state()
+    assert state.random_playouts(30, 7) == int(game.random_playouts(30, seed=7)[1].sum())
+    assert state.random_playouts(0, 7) == 0
+    _to_decision(state, seed=4)
+    here = game.state_from_json(state.to_json())
+    assert state.random_playouts(20, 3) == int(game.random_playouts(20, seed=3, state=here)[1].sum())
+    out = ctypes.c_int64(SENTINEL)
+    _fails(NC_INVALID_ARGUMENT, lib.nc_state_random_playouts, state.handle, -1, 1, byref(out))
+    _fails(NC_INVALID_ARGUMENT, lib.nc_state_random_playouts, state.handle, 1, 1, None)
+    assert out.value == SENTINEL
+
+
 # ----- the engine handle, directly
 
 

@@ -450,6 +450,63 @@ def _until_seat(h, seat: int, bot: str = "greedy") -> dict:
     return status
 
 
+def _played(name: str, seed: int, keep) -> dict:
+    """A position of a random game for which `keep(position)` holds."""
+    game = nutcore.load_game(name, players=2)
+    rng = random.Random(seed)
+    for _ in range(100):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                if keep(state.to_json()):
+                    return state.to_json()
+                state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def test_board_without_memory_aids_shows_what_lies_in_front_now(proc):
+    """board {"memory_aids": false}: a memory game's board without what only a memory keeps (the
+    kinds of the known tops, who saw them; the nuts in each hole), the rest as the view has it;
+    the same view for a game that asks nothing to be remembered."""
+    aids = {g["name"]: g["memory_aids"] for g in proc.ask(cmd="list_games")["games"]}
+    assert aids == {"auf_die_nuesse": False, "nutz": False, "purzelbaum": True, "ritter": True}
+    # Ritter, seat 0's connection, a position in which seat 0 has seen a known top.
+    position = _played("ritter", 3, lambda j: j["current_player"] == 0 and any(0 in s["seen_by"] for s in j["stacks"]))
+    proc.ok(cmd="new_game", game="ritter", players=2, seat=0, seed=1)
+    proc.ok(cmd="set_position", position=position)
+    full = proc.ok(cmd="board")
+    assert full["memory_aids"] is True
+    present = proc.ok(cmd="board", memory_aids=False)
+    assert present["memory_aids"] is False and present["seat"] == 0
+    assert all(s["top"] is None and s["seen_by"] == [] for s in present["json"]["stacks"])
+    assert [s["cards"] for s in present["json"]["stacks"]] == [s["cards"] for s in full["json"]["stacks"]]
+    assert {k: v for k, v in present["json"].items() if k != "stacks"} == {
+        k: v for k, v in full["json"].items() if k != "stacks"
+    }
+    assert " top " in full["text"] and " top " not in present["text"]
+    assert present["text"].splitlines()[0] == full["text"].splitlines()[0] == "view of seat 0"
+    # Purzelbaum (perfect information): every hole's nuts hidden, the disks and leaves shown.
+    position = _played("purzelbaum", 4, lambda j: any(h["nuts"] > 0 for h in j["holes"]))
+    proc.ok(cmd="new_game", game="purzelbaum", players=2, seed=1)
+    proc.ok(cmd="set_position", position=position)
+    full, present = proc.ok(cmd="board"), proc.ok(cmd="board", memory_aids=False)
+    assert full["json"] == position
+    assert [h["nuts"] for h in present["json"]["holes"]] == ["hidden"] * len(position["holes"])
+    assert [(h["white"], h["leaf"]) for h in present["json"]["holes"]] == [
+        (h["white"], h["leaf"]) for h in position["holes"]
+    ]
+    assert "nuts):" in full["text"] and "nuts):" not in present["text"]
+    # A game without memory aids: the same board either way.
+    proc.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=1)
+    present, full = proc.ok(cmd="board", memory_aids=False, id="b"), proc.ok(cmd="board", id="b")
+    assert {**present, "memory_aids": True} == full
+    for bad in (1, "no", None):
+        assert proc.ask(cmd="board", memory_aids=bad)["error"] == "bad_request"
+
+
 def test_undo_takes_back_the_connection_s_last_moves(proc):
     h = proc
     h.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=5)

@@ -287,6 +287,7 @@ void bind_engine(py::module_& m) {
           d["tag"] = g.tag;
           d["hidden_information"] = g.hidden_information;
           d["whole_game_solver"] = g.whole_game_solver;
+          d["memory_aids"] = g.memory_aids;
           d["min_players"] = g.min_players;
           d["max_players"] = g.max_players;
           py::list algorithms;

@@ -62,7 +62,7 @@ py::tuple playouts(const std::shared_ptr<const G>& game, const typename G::State
   run_interruptible([&](const StopFlag* stop) {
     for (int64_t i = 0; i < n; ++i) {
       if (stop_requested(stop)) throw Stopped();
-      Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i));
+      Rng rng(playout_seed(seed, i));
       auto state = start;
       len[i] = play(*game, state, rng);
       game->returns(state, r + i * players);

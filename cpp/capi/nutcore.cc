@@ -47,6 +47,16 @@ struct nc_engine {
   std::unique_ptr<engine::Engine> engine;
 };
 
+#if defined(NUTCORE_NO_THREADS)
+// The WebAssembly host (cpp/wasm/host.js, docs/web.md). An engine's search runs inside
+// nc_engine_send and yields every few milliseconds: the replies so far go to the host, which runs
+// its event loop (Asyncify unwinds to it and back), and the lines that came meanwhile are handled.
+extern "C" {
+void nutcore_host_yield(const char* replies);       // returns once the host's event loop has run
+int nutcore_host_take(char* buffer, int capacity);  // next line: its bytes; 0: none; -n: needs n bytes
+}
+#endif
+
 namespace {
 
 thread_local std::string last_error;
@@ -353,6 +363,15 @@ nc_status nc_state_sample_chance(const nc_state* state, uint64_t seed, int* acti
   });
 }
 
+nc_status nc_state_random_playouts(const nc_state* state, int64_t count, uint64_t seed, int64_t* transitions_out) {
+  NC_CHECK(state, Kind::kState, "state");
+  return guarded([&] {
+    need(transitions_out, "transitions_out");
+    if (count < 0) throw std::invalid_argument("count must be at least 0, got " + std::to_string(count));
+    *transitions_out = state->state->random_playouts(count, seed, nullptr);
+  });
+}
+
 nc_status nc_state_observation_json(const nc_state* state, int seat, char** json_out) {
   NC_CHECK(state, Kind::kState, "state");
   return guarded([&] {
@@ -414,6 +433,24 @@ nc_status nc_engine_new(const char* limits_json, nc_engine** out) {
           self->cv.notify_all();
         },
         limits);
+#if defined(NUTCORE_NO_THREADS)
+    e->engine->set_host_yield([self] {
+      std::string text;
+      for (const std::string& line : self->replies) text += line + "\n";
+      self->replies.clear();
+      nutcore_host_yield(text.c_str());
+      std::vector<char> buffer(4096);
+      for (;;) {
+        const int n = nutcore_host_take(buffer.data(), static_cast<int>(buffer.size()));
+        if (n == 0) break;
+        if (n < 0) {
+          buffer.resize(static_cast<size_t>(-n));
+          continue;
+        }
+        self->engine->handle(std::string(buffer.data(), static_cast<size_t>(n)));
+      }
+    });
+#endif
     enroll(e.get(), Kind::kEngine);
     *out = e.release();
   });
@@ -442,6 +479,9 @@ nc_status nc_engine_receive(nc_engine* engine, int timeout_ms, char** line_out) 
   {
     std::unique_lock<std::mutex> lock(engine->mutex);
     const auto ready = [&] { return !engine->replies.empty() || engine->engine->closed(); };
+#if defined(NUTCORE_NO_THREADS)
+    timeout_ms = 0;  // one thread: every reply is there when send returns, and none could come later
+#endif
     if (timeout_ms < 0)
       engine->cv.wait(lock, ready);
     else

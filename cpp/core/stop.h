@@ -14,7 +14,30 @@ namespace nutcore {
 
 using StopFlag = std::atomic<bool>;
 
+#if defined(NUTCORE_NO_THREADS)
+// With one thread for everything (the WebAssembly build, run by a Web Worker's message loop), a
+// search lends that thread out: every 64th poll of a stop flag calls the lender that whoever runs
+// the search installed (the engine: progress lines, the stop watchdog and the worker's messages,
+// which may set the flag). Nothing is installed outside the engine's searches.
+namespace cooperative {
+struct Lender {
+  void (*lend)(void* context) = nullptr;
+  void* context = nullptr;
+  unsigned polls = 0;
+};
+inline Lender lender;
+inline void poll() {
+  if (lender.lend && (++lender.polls & 63) == 0) lender.lend(lender.context);
+}
+}  // namespace cooperative
+
+inline bool stop_requested(const StopFlag* stop) {
+  cooperative::poll();
+  return stop && stop->load(std::memory_order_relaxed);
+}
+#else
 inline bool stop_requested(const StopFlag* stop) { return stop && stop->load(std::memory_order_relaxed); }
+#endif
 
 // A live view of a running search, for front ends that show the AI thinking: the search's first
 // thread copies its root statistics here every `interval` seconds (readers take the mutex). The

@@ -24,6 +24,7 @@ struct GameInfo {
   uint8_t tag = 0;    // the game tag of its serialized states
   bool hidden_information = false;
   bool whole_game_solver = false;
+  bool memory_aids = false;  // its board has a present view without them (present_json)
   int min_players = 2, max_players = 4;
   AlgorithmSet algorithms;
   Json search_defaults;             // {"mcts": {...}} over the generic defaults
@@ -111,6 +112,11 @@ class AnyState {
   // Information sets (docs/information.md): what `seat` knows, never more.
   virtual std::string information_string(int seat) const = 0;
   virtual Json view_json(int seat) const = 0;
+  // What lies in front of `seat` (-1: an onlooker, who sees what everyone sees) at this moment:
+  // the board without the memory aids, the facts a player of the physical game has to remember
+  // (docs/web.md). The view itself for the games that ask nothing to be remembered.
+  virtual Json present_json(int seat) const = 0;
+  virtual std::string present_string(int seat) const = 0;
   virtual uint64_t information_key(int seat) const = 0;
   virtual void observation_tensor(int seat, float* out) const = 0;
   virtual std::unique_ptr<AnyState> resample(int seat, uint64_t seed) const = 0;
@@ -119,6 +125,10 @@ class AnyState {
   virtual std::unique_ptr<AnyState> forget(int seat, double recall, uint64_t seed) const = 0;
 
   // What the generic layers ask of the game here.
+  // `count` uniformly random games from here (random_playout.h, game i drawn by playout_seed):
+  // the actions applied over all of them.
+  virtual int64_t random_playouts(int64_t count, uint64_t seed, const StopFlag* stop) const = 0;
+
   virtual Algorithm auto_algorithm() const = 0;
   virtual bool solver_applies() const = 0;
   virtual Action greedy_action() const = 0;  // the game's greedy policy (uniform if it has none)

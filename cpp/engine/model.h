@@ -206,6 +206,20 @@ class StateModel final : public AnyState {
     return rules().information_string(state_, checked_seat(seat, "player"));
   }
   Json view_json(int seat) const override { return rules().view_json(state_, checked_seat(seat, "player")); }
+  Json present_json(int seat) const override {
+    if (seat >= 0) checked_seat(seat, "player");
+    if constexpr (requires { rules().present_json(state_, seat); })
+      return rules().present_json(state_, seat);
+    else
+      return seat < 0 ? to_json() : view_json(seat);
+  }
+  std::string present_string(int seat) const override {
+    if (seat >= 0) checked_seat(seat, "player");
+    if constexpr (requires { rules().present_string(state_, seat); })
+      return rules().present_string(state_, seat);
+    else
+      return seat < 0 ? to_string() : information_string(seat);
+  }
   uint64_t information_key(int seat) const override {
     return rules().information_key(state_, checked_seat(seat, "player"));
   }
@@ -227,6 +241,17 @@ class StateModel final : public AnyState {
       (void)seed;
       return clone();  // nothing to remember: every fact stays on the table
     }
+  }
+
+  int64_t random_playouts(int64_t count, uint64_t seed, const StopFlag* stop) const override {
+    int64_t transitions = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (stop_requested(stop)) throw Stopped();
+      Rng rng(playout_seed(seed, i));
+      auto state = state_;
+      transitions += random_playout(rules(), state, rng);
+    }
+    return transitions;
   }
 
   Algorithm auto_algorithm() const override { return D::auto_algorithm(rules(), state_); }
@@ -440,6 +465,7 @@ GameEntry make_entry(const char* folder) {
   e.info.tag = G::kGameTag;
   e.info.hidden_information = G::kHiddenInformation;
   e.info.whole_game_solver = D::kWholeGameSolver;
+  e.info.memory_aids = requires(const G& g, const typename G::StateType& s) { g.present_json(s, 0); };
   e.info.max_players = G::kMaxNumPlayers;
   e.info.algorithms = D::kAlgorithms;
   e.info.search_defaults = game_search_defaults(D::kSearchDefaults, G::kName);

@@ -365,6 +365,7 @@ const Json& game_catalogue() {
       players.set("max", Json::integer(info.max_players));
       g.set("players", players);
       g.set("hidden_information", Json::boolean(info.hidden_information));
+      g.set("memory_aids", Json::boolean(info.memory_aids));
       Json algorithms = Json::array();
       algorithms.push(Json::string("auto"));
       for (int i = 0; i < kNumAlgorithms; ++i)
@@ -836,7 +837,9 @@ Json Engine::legal(const Json& msg) {
 
 Json Engine::board(const Json& msg) {
   const std::string cmd = "board";
-  allowed_fields(msg, cmd, {"seat"});
+  allowed_fields(msg, cmd, {"seat", "memory_aids"});
+  const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
+  const bool memory_aids = !aids || aids->as_bool("memory_aids");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const AnyState& state = need_game(cmd);
   std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, game_->num_players() - 1, true);
@@ -847,16 +850,19 @@ Json Engine::board(const Json& msg) {
     seat = *seat_;
   }
   Json r = Json::object();
-  if (!seat) {
-    r.set("seat", Json::null());
+  r.set("seat", seat ? Json::integer(*seat) : Json::null());
+  r.set("memory_aids", Json::boolean(memory_aids));
+  const int s = seat ? static_cast<int>(*seat) : -1;
+  if (!memory_aids) {
+    r.set("text", Json::string(state.present_string(s)));
+    r.set("json", state.present_json(s));
+  } else if (!seat) {
     r.set("text", Json::string(state.to_string()));
     r.set("json", state.to_json());
-    return r;
+  } else {
+    r.set("text", Json::string(state.information_string(s)));
+    r.set("json", state.view_json(s));
   }
-  const int s = static_cast<int>(*seat);
-  r.set("seat", Json::integer(s));
-  r.set("text", Json::string(state.information_string(s)));
-  r.set("json", state.view_json(s));
   return r;
 }
 
@@ -1050,7 +1056,11 @@ void Engine::start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyS
   search->bot = std::move(bot);
   if (search_thread_.joinable()) search_thread_.join();  // the last search has answered: it is ending
   search_ = search;
+#if defined(NUTCORE_NO_THREADS)
+  run_search(search);  // here and now, lending the thread out as it goes
+#else
   search_thread_ = std::thread([this, search] { run_search(search); });
+#endif
 }
 
 void Engine::stop_search(Search& search) {
@@ -1099,6 +1109,50 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   Action action = -1;
   std::string error_code, error_message;
   bool slot = false;
+  const auto search_now = [&] {
+    if (search->bot)
+      action = search->bot->step(state, &search->flag, &search->progress);
+    else
+      outcome = best_move(state, *search->request, &search->flag, &search->progress, nullptr, search->command);
+  };
+#if defined(NUTCORE_NO_THREADS)
+  // One thread (stop.h): the search lends it to this loop every few milliseconds, which sends the
+  // progress lines, stops a search past the limits' search_seconds and lets the host take messages
+  // (host_yield_, which may stop this search).
+  struct Lending {
+    std::function<void()> lend;
+    cooperative::Lender saved;
+    explicit Lending(std::function<void()> f) : lend(std::move(f)), saved(cooperative::lender) {
+      cooperative::lender = {[](void* self) { static_cast<Lending*>(self)->lend(); }, this, 0};
+    }
+    ~Lending() { cooperative::lender = saved; }
+  };
+  try {
+    slot = !slots_ || slots_->acquire(search->flag, nullptr, kProgressInterval);
+    if (!slot) throw Stopped();
+    const auto running_since = Clock::now();
+    auto next_info =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kProgressInterval));
+    auto next_yield = running_since;
+    bool in_lend = false;
+    Lending lending([&] {
+      const auto now = Clock::now();
+      if (in_lend || now < next_yield) return;
+      in_lend = true;  // a message handled below runs no search of its own, but may poll a flag
+      if (limits_.search_seconds > 0 &&
+          std::chrono::duration<double>(now - running_since).count() >= limits_.search_seconds)
+        search->flag.store(true);
+      if (now >= next_info) {
+        progress(false);
+        next_info = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kProgressInterval));
+      }
+      if (host_yield_) host_yield_();
+      next_yield =
+          Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kYieldInterval));
+      in_lend = false;
+    });
+    search_now();
+#else
   std::mutex done_mutex;
   std::condition_variable done_cv;
   bool done = false;
@@ -1138,10 +1192,8 @@ void Engine::run_search(std::shared_ptr<Search> search) {
         }
       }
     });
-    if (search->bot)
-      action = search->bot->step(state, &search->flag, &search->progress);
-    else
-      outcome = best_move(state, *search->request, &search->flag, &search->progress, nullptr, search->command);
+    search_now();
+#endif
   } catch (const Stopped&) {
     // An exact search has no move until it finishes, nor MCTS before its first iteration.
     error_code = "stopped";
@@ -1155,12 +1207,14 @@ void Engine::run_search(std::shared_ptr<Search> search) {
     error_message = std::string("internal error: ") + e.what();
   }
   if (slot && slots_) slots_->release();
+#if !defined(NUTCORE_NO_THREADS)
   {
     std::lock_guard<std::mutex> lock(done_mutex);
     done = true;
   }
   done_cv.notify_all();
   if (ticker.joinable()) ticker.join();
+#endif
 
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   // Cleared before the reply, so the client may start the next search as soon as it reads it.

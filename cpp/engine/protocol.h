@@ -5,7 +5,8 @@
 //
 // An Engine holds one connection's game and answers its commands: give it lines (handle) and it
 // calls `send(line)` with every reply, a line of JSON without its newline, from the caller's thread
-// or, while a search runs, from the engine's own threads; never two at once.
+// or, while a search runs, from the engine's own threads; never two at once. A build without
+// threads (the WebAssembly one) runs searches on the caller's thread instead (set_host_yield).
 #pragma once
 
 #include <atomic>
@@ -32,6 +33,7 @@ constexpr int kProtocolVersion = 1;
 constexpr size_t kMaxLineBytes = size_t{1} << 20;  // a line's bytes, its line ending not counted
 constexpr int kMaxMoves = 10'000;                  // per apply
 constexpr double kProgressInterval = 0.25;         // seconds between "info" lines while a search runs
+constexpr double kYieldInterval = 0.04;            // one thread (NUTCORE_NO_THREADS): seconds between yields
 
 // What a client may ask of the engine; a cap of 0 (or a negative one) is no cap. The defaults cap
 // nothing but files: a client never makes the engine open one unless whoever started it allows it.
@@ -100,6 +102,12 @@ class Engine {
   void replace_truth(const Json& position);
   Json connection_json() const;  // {"game", "params", "seat"} of the game being played
 
+  // Without threads (NUTCORE_NO_THREADS: the WebAssembly build) a search runs inside handle(),
+  // and every kYieldInterval it calls `yield`: the host's chance to deliver the replies so far,
+  // run its event loop and give the engine the lines that came meanwhile (handle() may be called
+  // from inside `yield`; a stop line stops the search). Unused with threads.
+  void set_host_yield(std::function<void()> yield) { host_yield_ = std::move(yield); }
+
  private:
   struct Search;
 
@@ -161,6 +169,7 @@ class Engine {
   // marking a move the connection gave itself by apply (what undo counts).
   std::vector<std::pair<std::unique_ptr<AnyState>, bool>> undo_;
   std::atomic<bool> closed_{false};
+  std::function<void()> host_yield_;
 };
 
 // A line (its newline excluded) as JSON, as the protocol reads it: strict, finite JSON of at most

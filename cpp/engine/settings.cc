@@ -261,7 +261,7 @@ ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm,
     const bool no_budget = request.iterations == 0 && request.time_limit == 0;
     m->iterations = no_budget ? kDefaultIterations : request.iterations;
     m->time_limit = request.time_limit;
-    m->threads = request.threads;
+    m->threads = std::min(request.threads, kThreadsAvailable);
   } else if (algorithm == Algorithm::kExpectimax) {
     for (const auto& [key, value] : options.items("options")) {
       if (key == "depth")

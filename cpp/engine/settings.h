@@ -5,7 +5,9 @@
 // request's options go over both. Every bad value is a std::invalid_argument that names it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,8 +21,15 @@
 namespace nutcore::engine {
 
 constexpr long kDefaultIterations = 1000;  // a sampling search's budget when none is given
-constexpr long kMaxIterations = long{1} << 50;
+// 2^50, or what a long holds where it is 32 bits (WebAssembly).
+constexpr long kMaxIterations =
+    static_cast<long>(std::min<int64_t>(int64_t{1} << 50, std::numeric_limits<long>::max()));
 constexpr int kMaxThreads = 256;
+#if defined(NUTCORE_NO_THREADS)
+constexpr int kThreadsAvailable = 1;  // WebAssembly without threads: every search runs on the caller's
+#else
+constexpr int kThreadsAvailable = kMaxThreads;
+#endif
 constexpr uint64_t kMaxSeed = UINT64_MAX;
 
 const char* algorithm_name(Algorithm a);

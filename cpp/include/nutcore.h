@@ -20,6 +20,8 @@
  * nc_engine_send and nc_engine_receive from any threads at once (a reader thread may wait on
  * receive while another sends), and its searches run on the library's own threads. nc_free,
  * nc_last_error, nc_abi_version, nc_version, nc_game_count and nc_game_name may be called anywhere.
+ * The WebAssembly build (docs/web.md) has no threads: an engine's search runs inside
+ * nc_engine_send, yielding to the JavaScript event loop as it goes, and nc_engine_receive never waits.
  *
  * JSON. Parameters, positions, views, search requests and results are JSON text, in the forms
  * docs/engine-protocol.md and docs/rules/<game>.md define (the same as the protocol's).
@@ -99,6 +101,11 @@ NC_API nc_status nc_state_string_to_action(const nc_state* state, const char* te
 NC_API nc_status nc_state_apply(nc_state* state, int action);
 /* A chance outcome drawn by its probability from a generator seeded with `seed`. */
 NC_API nc_status nc_state_sample_chance(const nc_state* state, uint64_t seed, int* action_out);
+/* `count` uniformly random games played from the state to their end (game i from a generator
+ * seeded by seed and i): the actions applied over all of them, in *transitions_out. The
+ * throughput figure of `nutcore bench` and `nutcore playouts`. */
+NC_API nc_status nc_state_random_playouts(const nc_state* state, int64_t count, uint64_t seed,
+                                          int64_t* transitions_out);
 /* The position as `seat` knows it: what it has not seen marked "hidden" (what to show that seat). */
 NC_API nc_status nc_state_observation_json(const nc_state* state, int seat, char** json_out);
 

@@ -36,4 +36,10 @@ long random_playout(const G& game, typename G::StateType& state, Rng& rng) {
   return steps;
 }
 
+// The generator of playout `i` of a batch seeded with `seed`: each game's draws are its own, so a
+// batch's results do not depend on how it is split (the Python bindings, the C ABI).
+inline uint64_t playout_seed(uint64_t seed, int64_t i) {
+  return seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(i);
+}
+
 }  // namespace nutcore

@@ -53,27 +53,57 @@ def positions(game, count: int = POSITIONS, seed: int = SEED) -> list:
     return [points[int((0.1 + 0.6 * i / max(1, count - 1)) * (len(points) - 1))] for i in range(count)]
 
 
-def bench_game(name: str, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> BenchRow:
-    game = load_game(name, players=2)
+def workload(names: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> dict:
+    """The workload as data, for every door that runs it (`run` below, the WebAssembly check in
+    tests/wasm_node.mjs): per game its parameters, its searches (a position as JSON and best_move's
+    request) and its playouts (from the start, seeded)."""
+    games = []
+    for name in _checked(names):
+        game = load_game(name, players=2)
+        searches = []
+        for i, state in enumerate(positions(game)):
+            algorithm = "ismcts" if state.hidden_information else "mcts"
+            request = {"algorithm": algorithm, "iterations": iterations, "seed": SEED + i, "threads": 1}
+            searches.append({"position": state.to_json(), "request": request})
+        games.append({"name": name, "params": {"players": 2}, "searches": searches, "playouts": playouts, "seed": SEED})
+    return {"iterations": iterations, "games": games}
+
+
+def bench_game(entry: dict, iterations: int) -> BenchRow:
+    game = load_game(entry["name"], **entry["params"])
     nodes, search_seconds = 0, 0.0
-    points = positions(game)
-    for i, state in enumerate(points):
-        algorithm = "ismcts" if state.hidden_information else "mcts"
-        result = best_move(state, algorithm, iterations=iterations, seed=SEED + i, threads=1)
+    for search in entry["searches"]:
+        state = game.state_from_json(search["position"])
+        request = dict(search["request"])
+        result = best_move(state, request.pop("algorithm"), **request)
         nodes += result.nodes
         search_seconds += result.elapsed
     start = time.perf_counter()
-    _, lengths = game.random_playouts(playouts, seed=SEED)
+    _, lengths = game.random_playouts(entry["playouts"], seed=entry["seed"])
     playout_seconds = time.perf_counter() - start
-    return BenchRow(name, len(points), iterations, nodes, search_seconds, playouts, int(lengths.sum()), playout_seconds)
+    return BenchRow(
+        entry["name"],
+        len(entry["searches"]),
+        iterations,
+        nodes,
+        search_seconds,
+        entry["playouts"],
+        int(lengths.sum()),
+        playout_seconds,
+    )
 
 
-def run(games: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> list[BenchRow]:
-    names = games or list_games()
+def _checked(names: list[str] | None) -> list[str]:
+    names = names or list_games()
     for name in names:
         if name not in list_games():
             raise ValueError(f"unknown game {name!r}; available: {list_games()}")
-    return [bench_game(name, iterations, playouts) for name in names]
+    return names
+
+
+def run(games: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> list[BenchRow]:
+    work = workload(games, iterations, playouts)
+    return [bench_game(entry, iterations) for entry in work["games"]]
 
 
 def report(rows: list[BenchRow]) -> str:

@@ -8,6 +8,7 @@ nutcore playouts GAME --players N --games K
 nutcore bench [--game G ...]   (a fixed search workload: nodes, speeds and a signature)
 nutcore engine            (JSON lines on stdin/stdout: docs/engine-protocol.md)
 nutcore serve [--host 127.0.0.1] [--port 8000] [--open]   (the web page; needs nutcore[web])
+nutcore export-web DIR    (the page with the engine inside, for any static file server)
 """
 
 from __future__ import annotations
@@ -258,6 +259,11 @@ def _playouts(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from nutcore import benchmark
 
+    if args.workload:
+        with open(args.workload, "w", encoding="utf-8") as f:
+            json.dump(benchmark.workload(args.game), f)
+        print(f"wrote the workload to {args.workload} (positions as JSON, best_move's requests, playouts)")
+        return 0
     rows = benchmark.run(args.game)
     print(f"nutcore {nutcore.__version__}, 2 players, one thread (python/nutcore/benchmark.py)")
     print(benchmark.report(rows))
@@ -287,6 +293,14 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise ValueError(f'serve needs the web extra ({e.name or e} is missing): pip install "nutcore[web]"') from None
     return server.serve(args.host, args.port, open_browser=args.open)
+
+
+def _export_web(args: argparse.Namespace) -> int:
+    from nutcore.web import export
+
+    out = export.export(args.dir, args.wasm, force=args.force, test_hooks=args.test_hooks)
+    print(f"wrote {out}: serve it with any static file server, e.g. python -m http.server -d {out}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -363,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("bench", help="a fixed search workload per game: nodes, speeds, a signature")
     p.add_argument("--game", action="append", choices=games, help="only this game (repeatable; default all)")
+    p.add_argument(
+        "--workload", metavar="FILE", help="write the workload as JSON to FILE instead, for other doors (docs/web.md)"
+    )
     p.set_defaults(run=_bench)
 
     p = sub.add_parser("engine", help="the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)")
@@ -382,6 +399,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=8000, help="0: any free port")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.set_defaults(run=_serve)
+
+    p = sub.add_parser(
+        "export-web", help="the page with the engine inside (WebAssembly), as a folder for any static file server"
+    )
+    p.add_argument("dir", help="the folder to write (new or empty)")
+    p.add_argument("--wasm", help="a folder with nutcore-engine.js and .wasm (default: the package's)")
+    p.add_argument("--force", action="store_true", help="write into a folder that is not empty")
+    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)
+    p.set_defaults(run=_export_web)
 
     args = parser.parse_args(argv)
     try:

@@ -55,7 +55,10 @@ uint8_t read_seat_or_null(const Json& v, const std::string& what, int hi) {
 
 Params Game::checked_params(Params p) {
   if (p.players < 2 || p.players > kMaxPlayers) fail("purzelbaum: players must be 2..4");
-  if (p.skill_sigma.size() == 1) p.skill_sigma.assign(p.players, p.skill_sigma[0]);
+  if (p.skill_sigma.size() == 1) {
+    const double sigma = p.skill_sigma[0];  // a copy: assign() may not take a reference into the vector
+    p.skill_sigma.assign(p.players, sigma);
+  }
   if (static_cast<int>(p.skill_sigma.size()) != p.players)
     fail("purzelbaum: skill_sigma needs one value or one per seat");
   for (double s : p.skill_sigma)
@@ -390,7 +393,22 @@ State Game::deserialize(const std::string& bytes) const {
   return s;
 }
 
-std::string Game::to_string(const State& s) const {
+std::string Game::to_string(const State& s) const { return board_string(s, true); }
+
+Json Game::present_json(const State& s, int) const {
+  Json j = to_json(s);
+  Json holes = Json::array();
+  for (Json hole : j.find("holes")->as_array("holes")) {
+    hole.set("nuts", Json::string("hidden"));
+    holes.push(hole);
+  }
+  j.set("holes", holes);
+  return j;
+}
+
+std::string Game::present_string(const State& s, int) const { return board_string(s, false); }
+
+std::string Game::board_string(const State& s, bool memory) const {
   std::ostringstream o;
   o << "Purzelbaum, " << int(s.num_players) << " players, " << kSeasonNames[static_cast<int>(s.season)] << ", turn "
     << s.turn;
@@ -401,11 +419,13 @@ std::string Game::to_string(const State& s) const {
     << "\n  branch ends with a nut: ";
   for (int e = 0; e < num_ends_; ++e)
     if (s.ends >> e & 1) o << e << " ";
-  o << "\n  meadow (hole: W white / G green, L leaf, nuts):\n";
+  o << (memory ? "\n  meadow (hole: W white / G green, L leaf, nuts):\n"
+               : "\n  meadow (hole: W white / G green, L leaf):\n");
   for (int h = 0; h < num_holes_; ++h) {
     o << "   " << (h < 10 ? " " : "") << h << " (" << params_.holes[h].first << "," << params_.holes[h].second << ") "
-      << ((s.white >> h & 1) ? 'W' : 'G') << ((s.leaf >> h & 1) ? " L" : "  ") << " " << int(s.hole_nuts[h])
-      << (h % 4 == 3 ? "\n" : "");
+      << ((s.white >> h & 1) ? 'W' : 'G') << ((s.leaf >> h & 1) ? " L" : "  ");
+    if (memory) o << " " << int(s.hole_nuts[h]);
+    o << (h % 4 == 3 ? "\n" : "");
   }
   if (num_holes_ % 4) o << "\n";
   if (s.phase == Phase::kTumble || s.phase == Phase::kBury)

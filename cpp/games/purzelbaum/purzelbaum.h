@@ -137,11 +137,17 @@ class Game : public PerfectInformation<Game, State> {
   State deserialize(const std::string& bytes) const;
   void validate(const State& s) const;
   std::string to_string(const State& s) const;
+  // What lies in front of a player now, without the memory aids (docs/web.md): the meadow without
+  // the nuts buried in each hole (every hole is under its disk; the rulebook's game asks players to
+  // remember them). The same for every seat (`player`, -1 for an onlooker, is not used).
+  Json present_json(const State& s, int player) const;
+  std::string present_string(const State& s, int player) const;
 
   static constexpr uint8_t kGameTag = 2;
   static constexpr uint8_t kFormatVersion = 1;
 
  private:
+  std::string board_string(const State& s, bool memory) const;
   Params params_;
   int num_holes_ = 0;
   int num_ends_ = 0;

@@ -597,7 +597,26 @@ void Game::observation_tensor(const State& s, int player, float* out) const {
   if (s.card != kNone) o[s.card] = 1;
 }
 
-std::string Game::information_string(const State& s, int player) const {
+std::string Game::information_string(const State& s, int player) const { return seat_string(s, player, true); }
+std::string Game::to_string(const State& s) const { return full_string(s, true); }
+
+Json Game::present_json(const State& s, int player) const {
+  Json j = player < 0 ? to_json(s) : view_json(s, player);
+  Json stacks = Json::array();
+  for (Json stack : j.find("stacks")->as_array("stacks")) {
+    stack.set("top", Json::null());
+    stack.set("seen_by", Json::array());
+    stacks.push(stack);
+  }
+  j.set("stacks", stacks);
+  return j;
+}
+
+std::string Game::present_string(const State& s, int player) const {
+  return player < 0 ? full_string(s, false) : seat_string(s, player, false);
+}
+
+std::string Game::seat_string(const State& s, int player, bool memory) const {
   const State w = view(s, player);
   const int n = s.num_players;
   std::ostringstream o;
@@ -635,7 +654,7 @@ std::string Game::information_string(const State& s, int player) const {
   o << "\nstacks:";
   for (int b = 0; b < num_bushes_; ++b) {
     o << (b ? ", " : " ") << names_[b] << " " << int(s.cards[b]);
-    if (s.top[b] == kNone) continue;
+    if (s.top[b] == kNone || !memory) continue;
     o << " top " << (w.top[b] < kKinds ? kThiefNames[w.top[b]] : "?") << " seen ";
     for (int p = 0; p < n; ++p)
       if (s.seen[b] >> p & 1) o << p;
@@ -650,7 +669,7 @@ std::string Game::information_string(const State& s, int player) const {
   return o.str();
 }
 
-std::string Game::to_string(const State& s) const {
+std::string Game::full_string(const State& s, bool memory) const {
   const int n = s.num_players;
   std::ostringstream o;
   o << "Die Ritter von der Haselnuss, " << n << " players, turn " << s.turn << ", phase "
@@ -670,7 +689,7 @@ std::string Game::to_string(const State& s) const {
   o << "  stacks:";
   for (int b = 0; b < num_bushes_; ++b) {
     o << " " << names_[b] << ":" << int(s.cards[b]);
-    if (s.top[b] != kNone) {
+    if (s.top[b] != kNone && memory) {
       o << "(" << kThiefNames[s.top[b]] << " seen by ";
       for (int p = 0; p < n; ++p)
         if (s.seen[b] >> p & 1) o << p;

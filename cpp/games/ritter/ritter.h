@@ -169,6 +169,11 @@ class Game {
   int observation_tensor_size() const;
   void observation_tensor(const State& s, int player, float* out) const;
   std::string information_string(const State& s, int player) const;
+  // What lies in front of `player` (-1: of an onlooker) now, without the memory aids (docs/web.md):
+  // the view without the kinds of known tops, nor who has seen them (face-down cards all look
+  // alike; the rulebook's game asks players to remember them).
+  Json present_json(const State& s, int player) const;
+  std::string present_string(const State& s, int player) const;
 
   // Cold path.
   static Params params_from_json(const Json& j);
@@ -188,6 +193,8 @@ class Game {
   static constexpr uint8_t kFormatVersion = 1;
 
  private:
+  std::string seat_string(const State& s, int player, bool memory) const;
+  std::string full_string(const State& s, bool memory) const;
   Params params_;
   int num_bushes_ = 0;
   int num_nodes_ = 0;

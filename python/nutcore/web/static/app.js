@@ -1,11 +1,17 @@
-// The nutcore page: speaks the engine protocol (docs/engine-protocol.md) over the WebSocket /ws and
+// The nutcore page: speaks the engine protocol (docs/engine-protocol.md) to one of two engines and
 // draws each game with its board module (boards/<game>.js). It names no game: the games, their
 // player counts, parameters and algorithms come from list_games.
+//
+// The engines: `nutcore serve` over the WebSocket /ws, or, in a static folder that `nutcore
+// export-web` wrote (docs/web.md), the WebAssembly engine in a Web Worker (worker.js). The page's
+// <meta name="nutcore-engine"> says which ("server" or "worker"); ?engine=server or ?engine=worker
+// in the address overrides it. Both carry the same lines, so everything below is the same for both.
 //
 // What a human may see in games of hidden information: with one human seat the page connects as that
 // seat, so it never receives what the seat has not seen; with several humans (hot seat) it hosts the
 // game but only ever asks for the board of the human to move, names no move or chance outcome, and
-// hides the board between two humans' turns.
+// hides the board between two humans' turns. Memory aids (off unless chosen) decide whether a human
+// sees what their seat has seen before, or only what lies in front of it now.
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,53 +24,102 @@ class EngineError extends Error {
   }
 }
 
-let socket = null;
+let transport = null; // {send(line)}
 let nextId = 1;
 const pending = new Map(); // request id -> {resolve, onInfo}
 
-function connect() {
+function meta(name) {
+  const m = document.querySelector(`meta[name="${name}"]`);
+  return m ? m.content : null;
+}
+
+function engineKind() {
+  const asked = new URLSearchParams(location.search).get("engine");
+  if (asked === "server" || asked === "worker") return asked;
+  return meta("nutcore-engine") === "worker" ? "worker" : "server";
+}
+
+function received(text) {
+  let reply;
+  try {
+    reply = JSON.parse(text);
+  } catch (e) {
+    return showError(`unreadable reply from the engine: ${e}`);
+  }
+  const p = pending.get(reply.id);
+  if (p === undefined) {
+    if (reply.type === "error") showError(reply.message);
+    return;
+  }
+  if (reply.type === "info") {
+    if (p.onInfo) p.onInfo(reply);
+    return;
+  }
+  pending.delete(reply.id);
+  p.resolve(reply);
+}
+
+function closed(message) {
+  $("connection").textContent = message;
+  for (const p of pending.values()) p.resolve({ type: "error", error: "closed", message: "the connection closed" });
+  pending.clear();
+  transport = null;
+}
+
+function connectServer() {
   return new Promise((resolve, reject) => {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-    socket = new WebSocket(url);
+    const socket = new WebSocket(url);
     socket.onopen = () => {
+      transport = { send: (line) => socket.send(line) };
       $("connection").textContent = "connected";
       resolve();
     };
     socket.onerror = () => reject(new Error("cannot connect to the nutcore server"));
-    socket.onclose = () => {
-      $("connection").textContent = "disconnected: reload the page";
-      for (const p of pending.values()) p.resolve({ type: "error", error: "closed", message: "the connection closed" });
-      pending.clear();
-    };
-    socket.onmessage = (event) => {
-      let reply;
-      try {
-        reply = JSON.parse(event.data);
-      } catch (e) {
-        return showError(`unreadable reply from the server: ${e}`);
-      }
-      const p = pending.get(reply.id);
-      if (p === undefined) {
-        if (reply.type === "error") showError(reply.message);
-        return;
-      }
-      if (reply.type === "info") {
-        if (p.onInfo) p.onInfo(reply);
-        return;
-      }
-      pending.delete(reply.id);
-      p.resolve(reply);
-    };
+    socket.onclose = () => closed("disconnected: reload the page");
+    socket.onmessage = (event) => received(event.data);
   });
 }
 
+function connectWorker() {
+  return new Promise((resolve, reject) => {
+    let worker;
+    try {
+      worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+    } catch (e) {
+      return reject(new Error(`this browser cannot run the engine in a worker: ${e.message}`));
+    }
+    worker.onmessage = (event) => {
+      const data = event.data;
+      if (typeof data === "string") return received(data);
+      if (data && data.ready) {
+        transport = { send: (line) => worker.postMessage(line) };
+        $("connection").textContent = `in this page (WebAssembly, nutcore ${data.ready})`;
+        resolve();
+      } else if (data && data.failed) {
+        reject(new Error(`the WebAssembly engine did not load: ${data.failed}`));
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      if (transport) closed("the engine stopped: reload the page");
+      else reject(new Error(`the WebAssembly engine did not load: ${event.message || "worker error"}`));
+    };
+    // For the test suites only: export-web --test-hooks writes this meta (docs/web.md).
+    const limits = meta("nutcore-test-hooks") === "on" ? { test_hooks: true } : {};
+    worker.postMessage({ limits });
+  });
+}
+
+const connect = () => (engineKind() === "worker" ? connectWorker() : connectServer());
+
 // The final reply to one request (its "info" lines go to onInfo); an error reply is thrown.
 async function ask(cmd, fields = {}, onInfo = null) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) throw new EngineError({ message: "not connected" });
+  if (!transport) throw new EngineError({ message: "not connected" });
   const id = nextId++;
   const reply = await new Promise((resolve) => {
     pending.set(id, { resolve, onInfo });
-    socket.send(JSON.stringify({ cmd, id, ...fields }));
+    transport.send(JSON.stringify({ cmd, id, ...fields }));
   });
   if (reply.type === "error") throw new EngineError(reply);
   return reply;
@@ -90,6 +145,7 @@ const G = {
   searching: false,
   searchKind: null, // "go" or "hint"
   paused: false,
+  memoryAids: false, // a memory game's humans see what their seat saw before, not only what lies in front of it
   gen: 0, // bumped by new game / undo / load: a running loop of automatic steps ends
 };
 
@@ -154,6 +210,7 @@ function fillPlayers() {
   sel.value = String(Math.min(Math.max(keep, entry.players.min), entry.players.max));
   const list = $("bot-specs");
   list.replaceChildren(...botSpecs(entry).map((s) => new Option(s, s)));
+  $("memory-aids-box").hidden = !entry.memory_aids;
   fillSeats(true);
 }
 
@@ -215,6 +272,7 @@ async function startGame(position = null, loaded = null) {
   }
   G.gen++;
   const gen = G.gen;
+  performance.mark("nutcore-game-start");
   let reply;
   try {
     reply = await ask("new_game", request);
@@ -226,6 +284,7 @@ async function startGame(position = null, loaded = null) {
   if (gen !== G.gen) return;
   Object.assign(G, {
     game: entry,
+    memoryAids: $("memory-aids").checked,
     players,
     params: reply.params,
     seats,
@@ -302,6 +361,8 @@ async function botMove(gen, player) {
       if (showStats) showProgress(`Seat ${player} (${spec}) is thinking…`, info, player);
     });
     if (gen !== G.gen) return;
+    // For the start-up benchmark (bench/wasm_speed.py): the first move an AI played on this page.
+    if (!performance.getEntriesByName("nutcore-first-ai-move").length) performance.mark("nutcore-first-ai-move");
     noteMove(player, r.move, r.hidden);
     G.status = r.status;
     if (showStats) {
@@ -318,28 +379,36 @@ function noteMove(player, move, hidden) {
   const who = player === null ? "chance" : `seat ${player}`;
   // Hot seat: a move or an outcome may be private to one human; the others read it from their view.
   const secret = hidden || !move || hotSeat();
-  addHistory(`${who}: ${secret ? "(hidden)" : move.action_string}`, false, player === null);
+  addHistory(`${who}: ${secret ? "(hidden)" : move.action_string}`, false, player === null, player);
   G.last = secret ? null : { player, action_string: move.action_string };
 }
 
-function addHistory(text, own, chance) {
-  G.history.push({ text, own, chance });
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (chance) li.className = "chance";
-  $("history").appendChild(li);
-  li.scrollIntoView({ block: "nearest" });
+function addHistory(text, own, chance, player = null) {
+  G.history.push({ text, own, chance, player });
+  redrawHistory();
+}
+
+// Without memory aids a memory game's move list is a memory aid too: a human sees what happened
+// since their own last move (as they watched it), not the whole game.
+function shownHistory() {
+  const viewer = G.seat !== null ? G.seat : hotSeat() ? G.holder : G.humans.length === 1 ? G.humans[0] : null;
+  if (G.memoryAids || !G.game || !G.game.memory_aids || G.humans.length === 0) return G.history;
+  let from = 0;
+  G.history.forEach((h, i) => {
+    if (h.own && (viewer === null || h.player === viewer)) from = i;
+  });
+  return G.history.slice(from);
 }
 
 function redrawHistory() {
-  $("history").replaceChildren(
-    ...G.history.map((h) => {
-      const li = document.createElement("li");
-      li.textContent = h.text;
-      if (h.chance) li.className = "chance";
-      return li;
-    }),
-  );
+  const items = shownHistory().map((h) => {
+    const li = document.createElement("li");
+    li.textContent = h.text;
+    if (h.chance) li.className = "chance";
+    return li;
+  });
+  $("history").replaceChildren(...items);
+  if (items.length) items[items.length - 1].scrollIntoView({ block: "nearest" });
 }
 
 // ----- drawing
@@ -396,6 +465,7 @@ async function render(gen) {
     }
   }
   hideCurtain();
+  redrawHistory(); // the viewer may have changed (hot seat)
   if (humanToMove()) {
     const legal = await ask("legal");
     if (gen !== G.gen) return;
@@ -405,6 +475,8 @@ async function render(gen) {
   let board = null;
   if (which.show) {
     const fields = which.seat === undefined ? {} : { seat: which.seat };
+    // A human's board shows what lies in front of their seat now, unless memory aids are on.
+    if (G.humans.length > 0 && !G.memoryAids) fields.memory_aids = false;
     board = await ask("board", fields);
     if (gen !== G.gen) return;
   }
@@ -508,7 +580,7 @@ async function play(action) {
     clearError();
     const m = r.applied[0];
     const text = hotSeat() ? "(hidden)" : m.action_string;
-    addHistory(`seat ${player}: ${text}`, true, false);
+    addHistory(`seat ${player}: ${text}`, true, false, player);
     G.last = hotSeat() ? null : { player, action_string: m.action_string };
     G.status = r.status;
     G.legal = [];
@@ -697,7 +769,7 @@ async function main() {
     return showError(e.message);
   }
   const sel = $("game");
-  for (const g of catalogue) sel.add(new Option(g.name, g.name));
+  for (const g of catalogue) sel.add(new Option(g.title || g.name, g.name));
   sel.addEventListener("change", fillPlayers);
   $("players").addEventListener("change", () => fillSeats(false));
   fillPlayers();
@@ -713,6 +785,7 @@ async function main() {
     event.target.value = "";
     if (file) load(file);
   });
+  performance.mark("nutcore-ready");
   document.body.dataset.ready = "true"; // for tests and scripts: the games are listed
 }
 
