@@ -1,20 +1,28 @@
 """Screenshots of every game's board in the web page (`nutcore serve`), for docs/images/<game>.png.
 
     python bench/screenshots.py [--out docs/images] [--moves 6]
+    python bench/screenshots.py --exported     # docs/images/web-worker.png
 
 Starts the server on a free port, opens the page in the system's Chromium (Playwright; set
 NUTCORE_CHROMIUM to choose the browser), plays a few moves of each game as seat 0 against the AI
 (seeded: the same pictures every run) and saves the board.
+
+With --exported: the folder that `nutcore export-web` writes, on a plain static server with no
+nutcore process, where the engine runs in a Web Worker. A few moves of Auf die Nüsse! against
+greedy, then a hint, and the whole page.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import http.server
 import json
 import os
 import random
 import shutil
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -24,6 +32,7 @@ from playwright.sync_api import sync_playwright
 
 import nutcore
 from nutcore.engine import MAX_LINE_BYTES
+from nutcore.web import export
 from nutcore.web.server import bind, create_app, url_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,14 +80,66 @@ def shoot(page, game: str, moves: int, out: Path, seed: int) -> Path:
     return path
 
 
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def shoot_exported(browser, out: Path, moves: int, seed: int) -> Path:
+    with tempfile.TemporaryDirectory() as tmp:
+        site = export.export(Path(tmp) / "site", export.built_module())
+        handler = functools.partial(_Quiet, directory=str(site))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+            page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+            page.wait_for_selector("body[data-ready=true]")
+            page.select_option("#game", "auf_die_nuesse")
+            page.select_option("#players", "2")
+            page.fill("#seat-0", "human")
+            page.fill("#seat-1", "greedy")
+            page.evaluate(
+                "s => { document.getElementById('seed').value = s; document.getElementById('delay').value = '0'; }",
+                str(seed),
+            )
+            rng = random.Random(seed)
+            before = int(page.evaluate("Number(document.body.dataset.renders || 0)"))
+            page.click("#start")
+            phase = settle(page, before)
+            for _ in range(moves):
+                if phase != "move":
+                    break
+                actions = page.eval_on_selector_all("button.move", "bs => bs.map(b => b.dataset.action)")
+                before = int(page.evaluate("Number(document.body.dataset.renders || 0)"))
+                page.click(f'button.move[data-action="{rng.choice(actions)}"]')
+                phase = settle(page, before)
+            page.click("#hint")
+            page.wait_for_function("!document.querySelector('#ai-best').textContent.includes('so far')")
+            page.wait_for_function("document.querySelector('#ai-best').textContent.includes('value')")
+            path = out / "web-worker.png"
+            page.screenshot(path=str(path), full_page=True)
+            return path
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "images"))
     parser.add_argument("--moves", type=int, default=6, help="seat 0's moves before the picture")
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--exported", action="store_true", help="the exported page, for web-worker.png")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.exported:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+            print(shoot_exported(browser, out, args.moves, args.seed))
+            browser.close()
+        return 0
 
     sock = bind("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", ws_max_size=MAX_LINE_BYTES + 1024))

@@ -15,7 +15,7 @@ from nutcore import benchmark
 PINNED = {
     "auf_die_nuesse": (36011, 767261),  # MCTS with its policy_bias default (was 36375)
     "nutz": (18269, 211548),
-    "purzelbaum": (90320, 127045),
+    "purzelbaum": (92460, 127045),  # the tumbling model portable to the bit (was 90320)
     "ritter": (13952, 374915),  # UCT from visit tables: ISMCTS rounds differently (was 13758)
 }
 SIGNATURE = sum(nodes for nodes, _ in PINNED.values())
@@ -50,10 +50,13 @@ def test_unknown_game():
 # how the root scores its children and at every number of children modulo 4. Nodes searched and the
 # move, 500 uniform-playout iterations at seed i from bench position i (their 192, 12, 16 and 11
 # moves; Auf die Nüsse!'s 2, 2, 3 and 2), as the search before the arrays found them (a build of 5a83f1e).
+# Purzelbaum's first position was pinned again when its tumbling model became portable (issue 31):
+# on the symmetric opening meadow, shoves whose hit probabilities tie came in another order (the
+# other three positions kept 5a83f1e's figures).
 PINNED_OPTIONS = {
-    ("purzelbaum", "policy_bias", 0.7): [(10687, 176), (2889, 219), (1999, 321), (1417, 321)],
-    ("purzelbaum", "widening", 1.5): [(18045, 258), (3425, 139), (2568, 321), (1894, 321)],
-    ("purzelbaum", "exploration", 0.0): [(9486, 139), (2220, 157), (1289, 327), (731, 321)],
+    ("purzelbaum", "policy_bias", 0.7): [(9362, 228), (2889, 219), (1999, 321), (1417, 321)],
+    ("purzelbaum", "widening", 1.5): [(17657, 206), (3425, 139), (2568, 321), (1894, 321)],
+    ("purzelbaum", "exploration", 0.0): [(9483, 139), (2220, 157), (1289, 327), (731, 321)],
     ("auf_die_nuesse", "policy_bias", 0.7): [(2345, 5), (2326, 0), (2070, 94), (2015, 5)],
     ("auf_die_nuesse", "widening", 1.5): [(2301, 8), (2148, 0), (2015, 155), (1931, 5)],
     ("auf_die_nuesse", "exploration", 0.0): [(1978, 8), (1910, 0), (2283, 94), (2062, 5)],

@@ -108,9 +108,11 @@ def test_search_on_autumn_positions():
     assert result.algorithm == "mcts" and result.action in state.legal_actions()
     assert sum(s.visits for s in result.actions) == 300
     greedy = nutcore.GreedyBot().step(state)
-    # The greedy shove is the likeliest hit: the end nearest to a hole is end 5, the short branch at
-    # 225 degrees, (-0.92, -0.92), 0.11 from hole 4 at (-1, -1).
-    assert state.action_to_string(greedy) == "target 4 end 5"
+    # The greedy shove is a likeliest hit: the ends nearest to a hole are the short branches' at
+    # 45, 135, 225 and 315 degrees, (+-0.92, +-0.92), each 0.11 from a diagonal hole. The four tie;
+    # the model's rounding picks one (the same on every platform).
+    ties = {"target 15 end 4", "target 13 end 12", "target 4 end 5", "target 6 end 13"}
+    assert state.action_to_string(greedy) in ties
     expect = nutcore.best_move(state, algorithm="expectimax", depth=2)
     assert expect.action in state.legal_actions()
 

@@ -141,18 +141,18 @@ def test_the_game_s_model_and_the_reference_s_agree_on_many_parameter_sets():
     rng = random.Random(7)
     cases = [(s, HOLES, tm.DEFAULT_BRANCH_LENGTHS, 3.0, 0.35) for s in (0.005, 0.1, 0.5, 1.7, 10.0)]
     cases += [(rng.uniform(0.05, 3.0), *_random_meadow(rng)) for _ in range(40)]
-    rows = identical = 0
+    worst = 0.0
     for case in cases:
         reference, native = _both(*case)
         assert len(native) == len(reference) and all(len(a) == len(b) for a, b in zip(native, reference))
         for r_rows, n_rows in zip(reference, native):
             for r, n in zip(r_rows, n_rows):
                 assert len(r) == len(n) and max(abs(a - b) for a, b in zip(r, n)) <= 1e-12, case
-                rows += 1
-                identical += r == n
-    # The same operations in the same order on the same libm: identical to the bit here (the
-    # cross-check of chance probabilities compares them exactly).
-    assert identical == rows
+                # The outcomes a tumble lists are those of positive probability: the same ones.
+                assert [a > 0 for a in r] == [b > 0 for b in n], case
+                worst = max(worst, max(abs(a - b) for a, b in zip(r, n)))
+    # Two computations, not one copied: the C++ model's own elementary functions against libm's.
+    assert worst > 0
 
 
 def test_the_game_uses_the_native_model():

@@ -6,6 +6,7 @@ game through the protocol, with a search's progress, a status and a stop while i
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -50,6 +51,67 @@ def test_the_bench_workload_gives_the_native_counts(tmp_path):
         assert r["positions"] == benchmark.POSITIONS and r["iterations"] == benchmark.POSITIONS * benchmark.ITERATIONS
     signature = sum(r["nodes"] for r in wasm.values())
     assert f"signature {signature} " in benchmark.report(list(native.values()))
+
+
+def test_longer_searches_give_the_native_counts(tmp_path):
+    """Ten times the bench's iterations: the trees grow into corners (Purzelbaum's widening reaches
+    shoves whose hit probabilities tie) where any difference in a probability's last bit shows."""
+    work = benchmark.workload(iterations=10 * benchmark.ITERATIONS)
+    path = tmp_path / "workload.json"
+    path.write_text(json.dumps(work))
+    wasm = {r["game"]: r for r in run_node("bench", str(path))}
+    native = {r.game: r for r in (benchmark.bench_game(e, work["iterations"]) for e in work["games"])}
+    assert {g: (r["nodes"], r["transitions"]) for g, r in wasm.items()} == {
+        g: (r.nodes, r.transitions) for g, r in native.items()
+    }
+
+
+def _chance_positions(game, count, seed):
+    """Positions along random games: every chance node's and some decisions'."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(positions) < count:
+            if state.is_chance_node():
+                positions.append(state.to_json())
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                if rng.random() < 0.1:
+                    positions.append(state.to_json())
+                state.apply_action(rng.choice(state.legal_actions()))
+    return positions
+
+
+# Purzelbaum's probabilities come from a numerical model: several skills and a smaller meadow.
+MODEL_PARAMS = [
+    {"players": 3, "skill_sigma": [0.05, 0.7, 2.5]},
+    {"players": 2, "skill_sigma": [0.3, 9.0], "branch_lengths": [1.1, 2.4, 0.7]},
+]
+
+
+def test_chance_outcomes_are_the_native_ones_to_the_bit(tmp_path):
+    cases = [(name, {}) for name in nutcore.list_games()] + [("purzelbaum", p) for p in MODEL_PARAMS]
+    work = []
+    for i, (name, params) in enumerate(cases):
+        game = nutcore.load_game(name, **params)
+        work.append({"name": name, "params": params, "positions": _chance_positions(game, 150, i)})
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(work))
+    rows = run_node("chance", str(path))
+    assert len(rows) == len(work)
+    for case, row in zip(work, rows):
+        game = nutcore.load_game(case["name"], **case["params"])
+        for position, listed in zip(case["positions"], row["legal"], strict=True):
+            state = game.state_from_json(position)
+            if state.is_chance_node():
+                expected = [[a, p] for a, p in state.chance_outcomes()]
+                assert [[x["action"], x["probability"]] for x in listed] == expected, (case["name"], position)
+            else:
+                assert [x["action"] for x in listed] == state.legal_actions(), (case["name"], position)
+                strings = [state.action_to_string(a) for a in state.legal_actions()]
+                assert [x["action_string"] for x in listed] == strings
 
 
 def test_bench_writes_its_workload(tmp_path):

@@ -1,6 +1,7 @@
 // The WebAssembly engine in Node, headless (docs/web.md): loads nutcore-engine.js and .wasm from a
 // folder and runs wasm_workload.mjs on it: `games` (a full game of every game through the engine
-// protocol) or `bench F` (the `nutcore bench` workload in F, from `nutcore bench --workload F`).
+// protocol), `bench F` (the `nutcore bench` workload in F, from `nutcore bench --workload F`) or
+// `chance F` (the legal actions and chance outcomes of the positions in F).
 // It prints one JSON object per line. Run it with Node's fetch off (emscripten 3.1.6's loader
 // breaks on it): node --no-experimental-fetch tests/wasm_node.mjs DIR games|bench F
 import { readFileSync } from "node:fs";
@@ -9,8 +10,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [dir, mode, file] = process.argv.slice(2);
-if (!dir || !["games", "bench"].includes(mode) || (mode === "bench" && !file)) {
-  console.error("usage: node --no-experimental-fetch wasm_node.mjs MODULE_DIR games|bench WORKLOAD_JSON");
+if (!dir || !["games", "bench", "chance"].includes(mode) || (mode !== "games" && !file)) {
+  console.error("usage: node --no-experimental-fetch wasm_node.mjs MODULE_DIR games | bench WORKLOAD_JSON | chance CASES_JSON");
   process.exit(2);
 }
 
@@ -22,8 +23,9 @@ globalThis.require = createRequire(import.meta.url);
 const { default: createNutcore } = await import(pathToFileURL(path.join(moduleDir, "nutcore-engine.js")).href);
 const M = await createNutcore({ wasmBinary: readFileSync(path.join(moduleDir, "nutcore-engine.wasm")) });
 
-import { bench, playGames } from "./wasm_workload.mjs";
+import { bench, chance, playGames } from "./wasm_workload.mjs";
 
 const emit = (object) => console.log(JSON.stringify(object));
 if (mode === "games") await playGames(M, emit);
-else bench(M, emit, JSON.parse(readFileSync(file, "utf8")));
+else if (mode === "bench") bench(M, emit, JSON.parse(readFileSync(file, "utf8")));
+else chance(M, emit, JSON.parse(readFileSync(file, "utf8")));

@@ -6,6 +6,8 @@
 //                             other seat's bot
 //   bench(M, emit, workload)  the `nutcore bench` workload (`nutcore bench --workload F`): the
 //                             same searches and playouts, with their nodes, transitions and times
+//   chance(M, emit, cases)    for each {name, params, positions}, every position's legal actions
+//                             (at a chance node its outcomes, with their probabilities)
 
 let M = null;
 let slot = 0;
@@ -175,3 +177,21 @@ export function bench(module, emit, work) {
   }
 }
 
+
+export function chance(module, emit, cases) {
+  use(module);
+  for (const c of cases) {
+    withString(JSON.stringify(c.params), (p) => withString(c.name, (n) => check(M._nc_game_load(n, p, slot), "nc_game_load")));
+    const game = M.getValue(slot, "i32");
+    const listed = [];
+    for (const position of c.positions) {
+      withString(JSON.stringify(position), (p) => check(M._nc_state_from_json(game, p, slot), "nc_state_from_json"));
+      const state = M.getValue(slot, "i32");
+      check(M._nc_state_legal_actions(state, slot), "nc_state_legal_actions");
+      listed.push(JSON.parse(takeString()));
+      M._nc_state_free(state);
+    }
+    M._nc_game_free(game);
+    emit({ name: c.name, params: c.params, legal: listed });
+  }
+}

@@ -1,10 +1,12 @@
-// Purzelbaum's tumbling-nut model: the quadrature (tumble_model.h). Its arithmetic is written in a
-// fixed order, with libm's own functions, so that its tables do not depend on the compiler's
-// choices (and match the reference's to the last bit on the same libm, which the cross-check of
-// chance probabilities relies on).
+// Purzelbaum's tumbling-nut model: the quadrature (tumble_model.h). Its tables must be the same to
+// the last bit on every platform (native with any libm, WebAssembly), or searches would part ways
+// wherever two probabilities tie: so it calls no libm function but sqrt, which IEEE 754 rounds
+// exactly, and computes exp, erfc, sin, cos and asin itself (below) from +, -, *, / in a fixed
+// order. The reference uses Python's math module; the tests hold the two tables within 1e-12.
 #include "games/purzelbaum/tumble_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -17,14 +19,104 @@ using Point = std::pair<double, double>;
 using Polygon = std::vector<Point>;
 
 constexpr double kPi = 3.141592653589793;
+constexpr double kHalfPi = 1.5707963267948966;
 constexpr int kNodes = 20;  // Gauss-Legendre points per strip
+// Probabilities taken as 0 (rulings of the model), so that whether an outcome is listed does not
+// hang on the last bits: a far tail under 1e-100 (it underflows differently in different
+// arithmetic), and a difference of probabilities under 1e-13 (the cell minus the hit disk, and the
+// rest off the box: differences of numbers near 1, known only to about 1e-15).
+constexpr double kNegligible = 1e-100;
+constexpr double kCancellation = 1e-13;
 
-// v * v through libm's pow, as the reference squares (a compiler would fold pow(v, 2.0) into v * v,
-// which may differ from libm's pow in the last bit).
-double square(double v) {
-  static volatile double two = 2.0;
-  return std::pow(v, two);
+// ----- elementary functions, portable to the bit (within 1-3 ulp of the true value)
+
+// Taylor coefficients, each from the last by one division: the same doubles everywhere.
+template <int N, typename Next>
+constexpr std::array<double, N> series(Next next) {
+  std::array<double, N> c{};
+  c[0] = 1.0;
+  for (int n = 1; n < N; ++n) c[n] = next(c[n - 1], n);
+  return c;
 }
+constexpr auto kExp = series<19>([](double c, int n) { return c / n; });                         // 1 / n!
+constexpr auto kSin = series<14>([](double c, int n) { return -c / ((2 * n) * (2 * n + 1)); });  // (-1)^n / (2n+1)!
+constexpr auto kCos = series<14>([](double c, int n) { return -c / ((2 * n - 1) * (2 * n)); });  // (-1)^n / (2n)!
+constexpr auto kAsin = series<40>([](double c, int n) {                                          // asin's, of x^(2n+1)
+  return c * ((2 * n - 1) * (2 * n - 1)) / ((2 * n) * (2 * n + 1));
+});
+
+template <size_t N>
+double horner(const std::array<double, N>& c, double x) {
+  double p = c[N - 1];
+  for (size_t i = N - 1; i-- > 0;) p = p * x + c[i];
+  return p;
+}
+
+// exp: x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts, so k * kLn2Hi is exact), then the
+// series of e^r, scaled by 2^k: exact, but for results under 2^-1021, which are flushed to 0 (libms
+// round their subnormals differently).
+double exp_(double x) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kInvLn2 = 1.44269504088896338700e+00;
+  const double k = std::floor(x * kInvLn2 + 0.5);
+  if (k < -1021) return 0.0;
+  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  return std::ldexp(horner(kExp, r), static_cast<int>(k));
+}
+
+// sin and cos: x = k pi/2 + r with |r| <= pi/4, then the series of r by the quadrant.
+double reduce(double x, int& quadrant) {
+  constexpr double kHalfPiHi = 1.57079632673412561417e+00, kHalfPiLo = 6.07710050650619224932e-11;
+  constexpr double kTwoOverPi = 6.36619772367581382433e-01;
+  const double k = std::floor(x * kTwoOverPi + 0.5);
+  quadrant = static_cast<int>(k - 4 * std::floor(k / 4));
+  return (x - k * kHalfPiHi) - k * kHalfPiLo;
+}
+double sin_series(double r) { return r * horner(kSin, r * r); }
+double cos_series(double r) { return horner(kCos, r * r); }
+double sin_(double x) {
+  int q;
+  const double r = reduce(x, q);
+  return q == 0 ? sin_series(r) : q == 1 ? cos_series(r) : q == 2 ? -sin_series(r) : -cos_series(r);
+}
+double cos_(double x) {
+  int q;
+  const double r = reduce(x, q);
+  return q == 0 ? cos_series(r) : q == 1 ? -sin_series(r) : q == 2 ? -cos_series(r) : sin_series(r);
+}
+
+// asin on [-1, 1]: its series up to |x| = 1/2, beyond by asin x = pi/2 - 2 asin sqrt((1 - x) / 2).
+double asin_(double x) {
+  const double a = std::abs(x);
+  const auto small = [](double v) { return v * horner(kAsin, v * v); };
+  const double y = a <= 0.5 ? small(a) : kHalfPi - 2 * small(std::sqrt((1 - a) * 0.5));
+  return x < 0 ? -y : y;
+}
+
+// erfc: below 1.5 as 1 - erf, erf by its series of positive terms (2/sqrt(pi)) e^(-x^2) sum
+// 2^n x^(2n+1) / (2n+1)!!; from 1.5 on by the continued fraction
+// erfc x = e^(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) / (x + ...)))), 100 levels deep.
+double erfc_(double x) {
+  constexpr double kSqrtPi = 1.7724538509055159, kTwoOverSqrtPi = 1.1283791670955126;
+  if (x < 0) return 2 - erfc_(-x);
+  if (x < 1.5) {
+    const double two_x2 = 2 * x * x;
+    double term = x, sum = x;
+    for (int n = 1; term > 1e-17 * sum; ++n) {
+      term = term * two_x2 / (2 * n + 1);
+      sum += term;
+    }
+    return 1 - kTwoOverSqrtPi * exp_(-x * x) * sum;
+  }
+  if (x > 27.3) return 0.0;  // below the smallest double
+  double f = x;
+  for (int n = 100; n >= 1; --n) f = x + (n * 0.5) / f;
+  return exp_(-x * x) / (kSqrtPi * f);
+}
+
+double square(double v) { return v * v; }
+
+double negligible_as_zero(double p, double below = kNegligible) { return p < below ? 0.0 : p; }
 
 struct GaussLegendre {
   double nodes[kNodes];
@@ -36,7 +128,7 @@ GaussLegendre gauss_legendre() {
   GaussLegendre gl{};
   const int n = kNodes;
   for (int i = 1; i <= n; ++i) {
-    double x = std::cos(kPi * (i - 0.25) / (n + 0.5));
+    double x = cos_(kPi * (i - 0.25) / (n + 0.5));
     double dp = 0;
     for (int iteration = 0; iteration < 100; ++iteration) {
       double p0 = 1.0, p1 = x;
@@ -61,7 +153,7 @@ const GaussLegendre& rule() {
   return gl;
 }
 
-double phi_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+double phi_cdf(double z) { return 0.5 * erfc_(-z / std::sqrt(2.0)); }
 
 // Sutherland-Hodgman: the part of a convex polygon with a x + b y <= c.
 Polygon clip(const Polygon& polygon, double a, double b, double c) {
@@ -100,7 +192,7 @@ std::vector<Polygon> voronoi_cells(const std::vector<Point>& holes, double half_
 }
 
 double normal_density(double x, double mean, double sigma) {
-  return std::exp(-0.5 * square((x - mean) / sigma)) / (sigma * std::sqrt(2 * kPi));
+  return exp_(-0.5 * square((x - mean) / sigma)) / (sigma * std::sqrt(2 * kPi));
 }
 
 // P(landing in a convex polygon) for N((mx, my), sigma^2 I).
@@ -158,7 +250,7 @@ double disk_probability(double cx, double cy, double radius, double mx, double m
   const double lo = std::max(-1.0, (mx - 12 * sigma - cx) / radius);
   const double hi = std::min(1.0, (mx + 12 * sigma - cx) / radius);
   if (lo >= hi) return 0.0;
-  const double t0 = std::asin(lo), t1 = std::asin(hi);
+  const double t0 = asin_(lo), t1 = asin_(hi);
   const double pieces = std::max(1.0, std::ceil((t1 - t0) * radius / (0.5 * sigma)));
   const double h = (t1 - t0) / pieces;
   const double norm = 1.0 / (sigma * std::sqrt(2 * kPi));
@@ -168,11 +260,11 @@ double disk_probability(double cx, double cy, double radius, double mx, double m
     const double a = t0 + k * h;
     for (int i = 0; i < kNodes; ++i) {
       const double t = a + 0.5 * h * (gl.nodes[i] + 1);
-      const double x = cx + radius * std::sin(t);
-      const double half = radius * std::cos(t);
+      const double x = cx + radius * sin_(t);
+      const double half = radius * cos_(t);
       const double inner = phi_cdf((cy + half - my) / sigma) - phi_cdf((cy - half - my) / sigma);
-      const double dens = norm * std::exp(-0.5 * square((x - mx) / sigma));
-      total += 0.5 * h * gl.weights[i] * dens * inner * radius * std::cos(t);
+      const double dens = norm * exp_(-0.5 * square((x - mx) / sigma));
+      total += 0.5 * h * gl.weights[i] * dens * inner * radius * cos_(t);
     }
   }
   return total;
@@ -201,8 +293,8 @@ std::vector<Point> branch_ends(const std::vector<double>& branch_lengths) {
   for (size_t b = 0; b < n; ++b) {
     const double r = branch_lengths[b];
     const double a = kPi * static_cast<double>(b) / static_cast<double>(n);
-    ends.emplace_back(r * std::cos(a), r * std::sin(a));
-    ends.emplace_back(-r * std::cos(a), -r * std::sin(a));
+    ends.emplace_back(r * cos_(a), r * sin_(a));
+    ends.emplace_back(-r * cos_(a), -r * sin_(a));
   }
   return ends;
 }
@@ -215,18 +307,19 @@ std::vector<double> outcome_table(double sigma, const MeadowGeometry& g) {
   std::vector<double> table;
   for (const auto& [mx, my] : branch_ends(g.branch_lengths)) {
     std::vector<double> cell_p;
-    for (const Polygon& c : cells) cell_p.push_back(std::min(1.0, polygon_probability(c, mx, my, sigma)));
+    for (const Polygon& c : cells)
+      cell_p.push_back(negligible_as_zero(std::min(1.0, polygon_probability(c, mx, my, sigma))));
     for (size_t t = 0; t < holes; ++t) {
       const auto [tx, ty] = g.holes[t];
       // The disk lies inside the target's cell; the clamp keeps rounding from breaking that.
-      const double hit = std::min(disk_probability(tx, ty, g.hit_radius, mx, my, sigma), cell_p[t]);
+      const double hit = negligible_as_zero(std::min(disk_probability(tx, ty, g.hit_radius, mx, my, sigma), cell_p[t]));
       std::vector<double> bury = cell_p;
-      bury[t] = std::max(0.0, bury[t] - hit);
+      bury[t] = negligible_as_zero(bury[t] - hit, kCancellation);
       double buried = 0.0;
       for (double p : bury) buried += p;
       table.push_back(hit);
       table.insert(table.end(), bury.begin(), bury.end());
-      table.push_back(std::max(0.0, 1.0 - hit - buried));
+      table.push_back(negligible_as_zero(1.0 - hit - buried, kCancellation));
     }
   }
   return table;

@@ -184,6 +184,17 @@ def check_geometry(holes, half_box, hit_radius):
         raise ValueError(f"hit_radius must be in (0, {closest / 2}): half the distance between the closest holes")
 
 
+# Two rulings, so that the outcomes listed do not depend on how a platform rounds: a far tail below
+# NEGLIGIBLE counts as 0 (underflow), and so does a difference of near-1 probabilities below
+# CANCELLATION (the target's cell minus its hit disk; whatever is left for "off the box").
+NEGLIGIBLE = 1e-100
+CANCELLATION = 1e-13
+
+
+def _zero_if_negligible(p, threshold=NEGLIGIBLE):
+    return 0.0 if p < threshold else p
+
+
 @lru_cache(maxsize=64)
 def outcome_table(
     sigma=DEFAULT_SIGMA,
@@ -200,14 +211,14 @@ def outcome_table(
     cells = voronoi_cells(holes, half_box)
     table = []
     for mx, my in branch_ends(branch_lengths):
-        cell_p = [min(1.0, _polygon_probability(c, mx, my, sigma)) for c in cells]
+        cell_p = [_zero_if_negligible(min(1.0, _polygon_probability(c, mx, my, sigma))) for c in cells]
         rows = []
         for t, (tx, ty) in enumerate(holes):
             # The disk lies inside the target's cell; clamping keeps rounding from breaking that.
-            hit = min(_disk_probability(tx, ty, hit_radius, mx, my, sigma), cell_p[t])
+            hit = _zero_if_negligible(min(_disk_probability(tx, ty, hit_radius, mx, my, sigma), cell_p[t]))
             bury = list(cell_p)
-            bury[t] = max(0.0, bury[t] - hit)
-            off = max(0.0, 1.0 - hit - sum(bury))
+            bury[t] = _zero_if_negligible(bury[t] - hit, CANCELLATION)
+            off = _zero_if_negligible(1.0 - hit - sum(bury), CANCELLATION)
             rows.append(tuple([hit, *bury, off]))
         table.append(tuple(rows))
     return tuple(table)
