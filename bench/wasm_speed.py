@@ -4,8 +4,9 @@
     python bench/wasm_speed.py --repeats 1     # a smoke test
 
 Speed: the `nutcore bench` workload (benchmark.workload: four positions per game, each searched by
-the game's default search on one thread, then random playouts), with ITERATIONS iterations per
-search so that each game's searches take long enough to time, run in one session by the native
+the game's default search on one thread, then random playouts), with as many iterations a search
+as the native build runs in about SECONDS (a multiple of 10,000, at least 10,000; a short probe
+sets it per game) so that every game's searches last long enough to time, run in one session by the native
 build (the package's _core, through best_move), by the WebAssembly module in Node
 (tests/wasm_node.mjs) and in headless Chromium (tests/wasm_workload.mjs in a page served by a
 static server). Per game the best of --repeats runs of each; iterations a second and playout
@@ -48,7 +49,21 @@ import nutcore  # noqa: E402
 from nutcore import benchmark  # noqa: E402
 from nutcore.web import export  # noqa: E402
 
-ITERATIONS = 10_000
+SECONDS = 0.25  # a native search's length to aim at
+
+
+def timing_workload() -> dict:
+    games = []
+    for name in nutcore.list_games():
+        probe = benchmark.bench_game(benchmark.workload([name], iterations=2_000)["games"][0], 2_000)
+        rate = probe.positions * probe.iterations / probe.search_seconds
+        iterations = max(10_000, round(rate * SECONDS / 10_000) * 10_000)
+        games += benchmark.workload([name], iterations=iterations)["games"]
+    return {"games": games}
+
+
+def iterations_of(entry: dict) -> int:
+    return entry["searches"][0]["request"]["iterations"]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -77,7 +92,7 @@ def best(runs: list[dict]) -> dict:
 def native_runs(work: dict, repeats: int) -> dict:
     runs = []
     for _ in range(repeats):
-        rows = [benchmark.bench_game(entry, work["iterations"]) for entry in work["games"]]
+        rows = [benchmark.bench_game(entry, iterations_of(entry)) for entry in work["games"]]
         runs.append(
             [
                 {
@@ -169,7 +184,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--output", default=str(HERE / "RESULTS.md"), help="append the table here ('-': print only)")
     args = ap.parse_args()
-    work = benchmark.workload(iterations=ITERATIONS)
+    work = timing_workload()
     with tempfile.TemporaryDirectory() as tmp:
         work_file = Path(tmp) / "workload.json"
         work_file.write_text(json.dumps(work))
@@ -196,19 +211,22 @@ def main() -> int:
         "",
         f"`python bench/wasm_speed.py --repeats {args.repeats}`; {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, nutcore {nutcore.__version__}, Node {node_version}, {chromium_version}. "
-        f"The bench workload at {ITERATIONS:,} iterations a search (4 positions a game, one thread), the best of "
-        f"{args.repeats} runs of each build. Node counts {'agree' if same else 'DISAGREE'} across the three builds.",
+        f"The bench workload with longer searches (4 positions a game, one thread; iterations a search in the "
+        "table, about a quarter of a second of the native build's time), the best of "
+        f"{args.repeats} runs of each build. The three builds' node and playout transition counts "
+        f"{'agree' if same else 'DISAGREE'}.",
         "",
-        "| game | native it/s | Node it/s | ratio | Chromium it/s | ratio "
+        "| game | iterations a search | native it/s | Node it/s | ratio | Chromium it/s | ratio "
         "| native playouts/s | Node | ratio | Chromium | ratio |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for g in native:
         n, w, c = native[g], in_node[g], in_chromium[g]
         it = [r["iterations"] / r["search_seconds"] for r in (n, w, c)]
         tr = [r["transitions"] / r["playout_seconds"] for r in (n, w, c)]
         lines.append(
-            f"| {g} | {it[0]:,.0f} | {it[1]:,.0f} | {it[1] / it[0]:.2f} | {it[2]:,.0f} | {it[2] / it[0]:.2f} "
+            f"| {g} | {n['iterations'] // benchmark.POSITIONS:,} "
+            f"| {it[0]:,.0f} | {it[1]:,.0f} | {it[1] / it[0]:.2f} | {it[2]:,.0f} | {it[2] / it[0]:.2f} "
             f"| {tr[0]:,.0f} | {tr[1]:,.0f} | {tr[1] / tr[0]:.2f} | {tr[2]:,.0f} | {tr[2] / tr[0]:.2f} |"
         )
     lines += [
