@@ -15,8 +15,6 @@ greedy, then a hint, and the whole page.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import random
@@ -36,6 +34,8 @@ from nutcore.web import export
 from nutcore.web.server import bind, create_app, url_of
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from browser import static_server  # noqa: E402
 
 
 def chromium() -> str:
@@ -55,12 +55,13 @@ def settle(page, before: int) -> str:
     return page.evaluate("document.body.dataset.phase")
 
 
-def shoot(page, game: str, moves: int, out: Path, seed: int) -> Path:
+def play(page, game: str, seats: list[str], moves: int, seed: int) -> None:
+    """Sets up `game` with these seats, starts it and plays seat 0's first `moves` moves at random."""
     rng = random.Random(seed)
     page.select_option("#game", game)
-    page.select_option("#players", "3")
-    for s in range(3):
-        page.fill(f"#seat-{s}", "human" if s == 0 else "greedy")
+    page.select_option("#players", str(len(seats)))
+    for s, spec in enumerate(seats):
+        page.fill(f"#seat-{s}", spec)
     page.evaluate(
         "s => { document.getElementById('seed').value = s; document.getElementById('delay').value = '0'; }", str(seed)
     )
@@ -75,54 +76,28 @@ def shoot(page, game: str, moves: int, out: Path, seed: int) -> Path:
         before = renders()
         page.click(f'button.move[data-action="{rng.choice(actions)}"]')
         phase = settle(page, before)
+
+
+def shoot(page, game: str, moves: int, out: Path, seed: int) -> Path:
+    play(page, game, ["human", "greedy", "greedy"], moves, seed)
     path = out / f"{game}.png"
     page.locator("#board").screenshot(path=str(path))
     return path
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 def shoot_exported(browser, out: Path, moves: int, seed: int) -> Path:
-    with tempfile.TemporaryDirectory() as tmp:
-        site = export.export(Path(tmp) / "site", export.built_module())
-        handler = functools.partial(_Quiet, directory=str(site))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
-            page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
-            page.wait_for_selector("body[data-ready=true]")
-            page.select_option("#game", "auf_die_nuesse")
-            page.select_option("#players", "2")
-            page.fill("#seat-0", "human")
-            page.fill("#seat-1", "greedy")
-            page.evaluate(
-                "s => { document.getElementById('seed').value = s; document.getElementById('delay').value = '0'; }",
-                str(seed),
-            )
-            rng = random.Random(seed)
-            before = int(page.evaluate("Number(document.body.dataset.renders || 0)"))
-            page.click("#start")
-            phase = settle(page, before)
-            for _ in range(moves):
-                if phase != "move":
-                    break
-                actions = page.eval_on_selector_all("button.move", "bs => bs.map(b => b.dataset.action)")
-                before = int(page.evaluate("Number(document.body.dataset.renders || 0)"))
-                page.click(f'button.move[data-action="{rng.choice(actions)}"]')
-                phase = settle(page, before)
-            page.click("#hint")
-            page.wait_for_function("!document.querySelector('#ai-best').textContent.includes('so far')")
-            page.wait_for_function("document.querySelector('#ai-best').textContent.includes('value')")
-            path = out / "web-worker.png"
-            page.screenshot(path=str(path), full_page=True)
-            return path
-        finally:
-            server.shutdown()
-            server.server_close()
+    """The exported page on a static server (the engine in the page's worker), after a hint."""
+    with tempfile.TemporaryDirectory() as tmp, static_server(export.export(Path(tmp) / "site")) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        play(page, "auf_die_nuesse", ["human", "greedy"], moves, seed)
+        page.click("#hint")
+        page.wait_for_function("!document.querySelector('#ai-best').textContent.includes('so far')")
+        page.wait_for_function("document.querySelector('#ai-best').textContent.includes('value')")
+        path = out / "web-worker.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
 
 
 def main() -> int:

@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import functools
 import gzip
-import http.server
 import json
 import os
 import platform
@@ -35,14 +33,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests"
 sys.path.insert(0, str(TESTS))
 
-from browser import launch, sync_playwright  # noqa: E402
+from browser import launch, static_server, sync_playwright  # noqa: E402
 from wasm_support import module_dir, node  # noqa: E402
 
 import nutcore  # noqa: E402
@@ -64,17 +61,6 @@ def timing_workload() -> dict:
 
 def iterations_of(entry: dict) -> int:
     return entry["searches"][0]["request"]["iterations"]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(folder: Path):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def best(runs: list[dict]) -> dict:
@@ -126,56 +112,49 @@ def node_runs(work_file: Path, repeats: int) -> dict:
 def chromium_runs(work: dict, repeats: int, folder: Path) -> tuple[dict, dict]:
     """The workload in a page (main thread), and the exported page's start-up."""
     shutil.copyfile(TESTS / "wasm_workload.mjs", folder / "wasm_workload.mjs")
-    server, url = serve(folder)
-    try:
-        with sync_playwright() as p:
-            browser = launch(p)
-            runs = []
-            for _ in range(repeats):
-                page = browser.new_page()
-                page.goto(url + "index.html")
-                page.wait_for_selector("body[data-ready=true]", timeout=30000)
-                rows = page.evaluate(
-                    """async (work) => {
-                        const { bench } = await import('./wasm_workload.mjs');
-                        const { default: create } = await import('./static/wasm/nutcore-engine.js');
-                        const M = await create();
-                        const rows = [];
-                        bench(M, (r) => rows.push(r), work);
-                        return rows;
-                    }""",
-                    work,
-                )
-                runs.append(rows)
-                page.close()
-            startup = []
-            for _ in range(repeats):
-                page = browser.new_page()
-                page.goto(url)
-                page.wait_for_selector("body[data-ready=true]", timeout=30000)
-                page.select_option("#game", "auf_die_nuesse")
-                page.evaluate("document.getElementById('delay').value = '0'")
-                page.fill("#seat-0", "mcts:iterations=1000")
-                page.fill("#seat-1", "human")
-                page.click("#start")
-                page.wait_for_function(
-                    "performance.getEntriesByName('nutcore-first-ai-move').length > 0", timeout=30000
-                )
-                marks = page.evaluate(
-                    """() => Object.fromEntries(['nutcore-ready', 'nutcore-game-start', 'nutcore-first-ai-move']
-                        .map(n => [n, performance.getEntriesByName(n)[0].startTime]))"""
-                )
-                startup.append(
-                    {
-                        "ready": marks["nutcore-ready"] / 1000,
-                        "first_move": (marks["nutcore-first-ai-move"] - marks["nutcore-game-start"]) / 1000,
-                    }
-                )
-                page.close()
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with static_server(folder) as url, sync_playwright() as p:
+        browser = launch(p)
+        runs = []
+        for _ in range(repeats):
+            page = browser.new_page()
+            page.goto(url + "index.html")
+            page.wait_for_selector("body[data-ready=true]", timeout=30000)
+            rows = page.evaluate(
+                """async (work) => {
+                    const { bench } = await import('./wasm_workload.mjs');
+                    const { default: create } = await import('./static/wasm/nutcore-engine.js');
+                    const M = await create();
+                    const rows = [];
+                    bench(M, (r) => rows.push(r), work);
+                    return rows;
+                }""",
+                work,
+            )
+            runs.append(rows)
+            page.close()
+        startup = []
+        for _ in range(repeats):
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_selector("body[data-ready=true]", timeout=30000)
+            page.select_option("#game", "auf_die_nuesse")
+            page.evaluate("document.getElementById('delay').value = '0'")
+            page.fill("#seat-0", "mcts:iterations=1000")
+            page.fill("#seat-1", "human")
+            page.click("#start")
+            page.wait_for_function("performance.getEntriesByName('nutcore-first-ai-move').length > 0", timeout=30000)
+            marks = page.evaluate(
+                """() => Object.fromEntries(['nutcore-ready', 'nutcore-game-start', 'nutcore-first-ai-move']
+                    .map(n => [n, performance.getEntriesByName(n)[0].startTime]))"""
+            )
+            startup.append(
+                {
+                    "ready": marks["nutcore-ready"] / 1000,
+                    "first_move": (marks["nutcore-first-ai-move"] - marks["nutcore-game-start"]) / 1000,
+                }
+            )
+            page.close()
+        browser.close()
     return best(runs), {k: statistics.median(s[k] for s in startup) for k in ("ready", "first_move")}
 
 

@@ -4,8 +4,12 @@ in CI (CI=true, set by .ci/run) it fails, so that a broken install never passes 
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
 import shutil
+import threading
 
 import pytest
 
@@ -37,3 +41,26 @@ def sync_playwright():
     except ImportError:
         _missing("Playwright is not installed (pip install 'nutcore[test]')")
     return start()
+
+
+class QuietFiles(http.server.SimpleHTTPRequestHandler):
+    """A static file handler that keeps the test output clean."""
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def static_server(folder=None, handler=QuietFiles):
+    """A plain static file server on 127.0.0.1 (a free port), serving `folder` (or whatever
+    `handler` serves): its base URL, ending in /."""
+    if folder is not None:
+        handler = functools.partial(handler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,4 +1,5 @@
-"""Shared fixtures: every rule test runs against both implementations of a game."""
+"""Shared fixtures: every rule test runs against both implementations of a game; the browser tests
+share a headless Chromium per module."""
 
 from __future__ import annotations
 
@@ -24,3 +25,14 @@ REFERENCE = Implementation("reference", nutcore.reference.load_game)
 @pytest.fixture(params=[NATIVE, REFERENCE], ids=lambda impl: impl.name)
 def impl(request):
     return request.param
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The system's Chromium, headless, through Playwright (tests/browser.py)."""
+    from browser import launch, sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

@@ -20,8 +20,6 @@ uvicorn = pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 ws_client = pytest.importorskip("websockets.sync.client")
 
-from browser import launch, sync_playwright  # noqa: E402
-
 from nutcore.engine import MAX_LINE_BYTES  # noqa: E402
 from nutcore.web.server import bind, create_app, url_of  # noqa: E402
 
@@ -53,14 +51,6 @@ def server():
     srv.should_exit = True
     thread.join(10)
     sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -106,6 +96,19 @@ def wait_settled(page, after: int, timeout: float = 30000) -> str:
         timeout=timeout,
     )
     return page.evaluate("document.body.dataset.phase")
+
+
+def move_then_undo(page, actions):
+    """Plays the first of `actions` (the moves on offer), then Undo: the same moves on offer again."""
+    history_before = page.locator("#history li").count()
+    click_move(page, actions[0])
+    assert page.locator("#history li").count() > history_before
+    assert page.is_enabled("#undo")
+    n = renders(page)
+    page.click("#undo")
+    wait_settled(page, n)
+    assert page.locator("#history li").count() == history_before
+    assert legal_actions(page) == actions
 
 
 def start(page, game, seats, params, seed=1) -> str:
@@ -291,15 +294,7 @@ def test_illegal_click_hint_undo_and_save(page, server):
     assert page.locator("#ai-bars li").count() == len(actions)
     assert page.locator("#ai-bars li.best").count() == 1
     # A legal click after the refused one; then undo takes it back.
-    history_before = page.locator("#history li").count()
-    click_move(page, actions[0])
-    assert page.locator("#history li").count() > history_before
-    assert page.is_enabled("#undo")
-    n = renders(page)
-    page.click("#undo")
-    wait_settled(page, n)
-    assert page.locator("#history li").count() == history_before
-    assert legal_actions(page) == actions
+    move_then_undo(page, actions)
     # Save downloads the position as JSON; load plays it on.
     with page.expect_download() as download:
         page.click("#save")

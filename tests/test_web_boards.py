@@ -10,13 +10,11 @@ choices included) call ctx.play with the move's id."""
 
 from __future__ import annotations
 
-import http.server
 import pathlib
 import random
-import threading
 
 import pytest
-from browser import launch, sync_playwright
+from browser import QuietFiles, launch, static_server, sync_playwright
 
 import nutcore
 
@@ -56,7 +54,7 @@ VARIANTS = {
 }
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
+class _Handler(QuietFiles):
     """/boards/... from the package's static folder, anything else the harness page."""
 
     def translate_path(self, path):
@@ -65,18 +63,11 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             return str(STATIC / path.lstrip("/"))
         return str(HARNESS)
 
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with static_server(handler=_Handler) as url:
+        yield url.rstrip("/")
 
 
 @pytest.fixture(scope="module")

@@ -9,16 +9,13 @@ loads nothing from another origin."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import random
 import re
-import threading
 from urllib.parse import urlsplit
 
 import pytest
-from browser import launch, sync_playwright
+from browser import static_server
 from test_web import (
     GAMES,
     HIDDEN,
@@ -26,6 +23,7 @@ from test_web import (
     click_move,
     forged_click,
     legal_actions,
+    move_then_undo,
     page_snapshot,
     renders,
     setup,
@@ -38,29 +36,12 @@ import nutcore
 from nutcore.web import export
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The exported folder (with the test hooks) on a static server: its base URL."""
     folder = export.export(tmp_path_factory.mktemp("site") / "nutcore", module_dir(), test_hooks=True)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+    with static_server(folder) as url:
+        yield url
 
 
 class Worker:
@@ -235,14 +216,7 @@ def test_hint_with_progress_stop_undo_save_and_load(page):
     assert elapsed < 2.9, elapsed
     assert "value" in page.text_content("#ai-best")
     # A move, then undo takes it back.
-    history_before = page.locator("#history li").count()
-    click_move(page, actions[0])
-    assert page.locator("#history li").count() > history_before
-    n = renders(page)
-    page.click("#undo")
-    wait_settled(page, n)
-    assert page.locator("#history li").count() == history_before
-    assert legal_actions(page) == actions
+    move_then_undo(page, actions)
     # Save, then load: the same position.
     with page.expect_download() as download:
         page.click("#save")
