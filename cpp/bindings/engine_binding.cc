@@ -100,6 +100,38 @@ engine::KeptSearch* KeptTree::for_state(const engine::AnyState& state) {
   return kept.get();
 }
 
+namespace {
+
+template <typename T>
+T* vector_array(const py::dict& out, const char* key, std::vector<py::ssize_t> shape) {
+  if (!out.contains(key)) return nullptr;
+  const py::object obj = out[key];
+  if (!py::isinstance<py::array_t<T>>(obj))
+    throw std::invalid_argument(std::string("out['") + key + "'] must be a numpy array of " +
+                                py::str(py::dtype::of<T>()).cast<std::string>());
+  py::array a = obj.cast<py::array>();
+  bool same = a.ndim() == static_cast<py::ssize_t>(shape.size());
+  for (size_t d = 0; same && d < shape.size(); ++d) same = a.shape(d) == shape[d];
+  if (!same || !(a.flags() & py::array::c_style) || !a.writeable())
+    throw std::invalid_argument(std::string("out['") + key + "'] must be a writeable C-ordered array of its shape");
+  return static_cast<T*>(a.mutable_data());
+}
+
+engine::VectorBuffers vector_buffers(const engine::AnyVectorEnv& env, const py::dict& out) {
+  const py::ssize_t n = env.num_envs(), a = env.num_actions(), p = env.num_players(), o = env.observation_size();
+  engine::VectorBuffers b;
+  b.observation = vector_array<float>(out, "observation", {n, o});
+  b.legal_mask = reinterpret_cast<uint8_t*>(vector_array<bool>(out, "legal_mask", {n, a}));
+  b.current_player = vector_array<int32_t>(out, "current_player", {n});
+  b.rewards = vector_array<float>(out, "rewards", {n, p});
+  b.terminated = reinterpret_cast<uint8_t*>(vector_array<bool>(out, "terminated", {n}));
+  b.episode_length = vector_array<int32_t>(out, "episode_length", {n});
+  b.chance_probabilities = vector_array<double>(out, "chance_probabilities", {n, a});
+  return b;
+}
+
+}  // namespace
+
 void bind_engine(py::module_& m) {
   py::class_<engine::AnyState>(m, "_AnyState", "The base of every game's state class.");
 
@@ -163,6 +195,56 @@ void bind_engine(py::module_& m) {
       py::arg("algorithm"), "An algorithm's options with their generic defaults.");
 
   // Bots (engine/bots.h): made from a spec, or from its parts (a name and its settings).
+  // The arrays come from python/nutcore/vector.py, which made them: each is checked here anyway
+  // (dtype, shape, C order, writeable), so that a wrong one is a ValueError, never a stray write.
+  py::class_<PyVectorEnv>(m, "_VectorEnv", "Many games stepped at once (nutcore.VectorEnv).")
+      .def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.env->num_envs(); })
+      .def_property_readonly("num_players", [](const PyVectorEnv& v) { return v.env->num_players(); })
+      .def_property_readonly("observation_size", [](const PyVectorEnv& v) { return v.env->observation_size(); })
+      .def_property_readonly("num_actions", [](const PyVectorEnv& v) { return v.env->num_actions(); })
+      .def_property_readonly("threads", [](const PyVectorEnv& v) { return v.env->threads(); })
+      .def_property_readonly("external_chance", [](const PyVectorEnv& v) { return v.env->external_chance(); })
+      .def(
+          "reset",
+          [](PyVectorEnv& v, const py::dict& out) {
+            const engine::VectorBuffers buffers = vector_buffers(*v.env, out);
+            py::gil_scoped_release release;
+            v.env->reset(buffers);
+          },
+          py::arg("out"))
+      .def(
+          "step",
+          [](PyVectorEnv& v, const py::array& actions, const py::dict& out) {
+            const int64_t n = v.env->num_envs();
+            if (!py::isinstance<py::array_t<int64_t>>(actions) || actions.ndim() != 1 || actions.shape(0) != n ||
+                !(actions.flags() & py::array::c_style))
+              throw std::invalid_argument("step: actions must be a C-ordered int64 array of shape (" +
+                                          std::to_string(n) + ",)");
+            const engine::VectorBuffers buffers = vector_buffers(*v.env, out);
+            const int64_t* a = static_cast<const int64_t*>(actions.data());
+            py::gil_scoped_release release;
+            v.env->step(a, buffers);
+          },
+          py::arg("actions"), py::arg("out"))
+      .def(
+          "random_actions",
+          [](PyVectorEnv& v, py::array& out) {
+            if (!py::isinstance<py::array_t<int64_t>>(out) || out.ndim() != 1 || out.shape(0) != v.env->num_envs() ||
+                !(out.flags() & py::array::c_style) || !out.writeable())
+              throw std::invalid_argument("random_actions: out must be a writeable int64 array of shape (" +
+                                          std::to_string(v.env->num_envs()) + ",)");
+            int64_t* a = static_cast<int64_t*>(out.mutable_data());
+            py::gil_scoped_release release;
+            v.env->random_actions(a);
+          },
+          py::arg("out"))
+      .def(
+          "serialized_state",
+          [](const PyVectorEnv& v, const py::handle& i) {
+            return py::bytes(v.env->serialized_state(static_cast<int>(int_arg(i, "i", 0, v.env->num_envs() - 1))));
+          },
+          py::arg("i"));
+
   py::class_<engine::Bot>(m, "Bot", "One of nutcore's own bots (nutcore.make_bot wraps it).")
       .def(py::init([](const py::object& spec, const py::object& settings) {
              if (!py::isinstance<py::str>(spec))

@@ -19,6 +19,11 @@ struct KeptTree {
   engine::KeptSearch* for_state(const engine::AnyState& state);
 };
 
+// nutcore.VectorEnv's native part (python/nutcore/vector.py allocates the arrays it writes).
+struct PyVectorEnv {
+  std::unique_ptr<engine::AnyVectorEnv> env;
+};
+
 py::dict outcome_to_py(const engine::SearchOutcome& r);
 
 void bind_engine(py::module_& m);

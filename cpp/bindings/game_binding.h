@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bindings/boundary.h"
+#include "bindings/engine_binding.h"
 #include "core/game_concept.h"
 #include "engine/model.h"
 #include "search/random_playout.h"
@@ -315,6 +316,14 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
             return g.wrap(g.model->rules().deserialize(bytes_arg(b, "deserialize_state: data")));
           },
           py::arg("data"))
+      .def(
+          "_vector_env",
+          [](const PG& g, const py::handle& n, const py::handle& seed, const py::handle& threads, bool external) {
+            return PyVectorEnv{
+                g.model->new_vector_env(static_cast<int>(int_arg(n, "num_envs", 1, 1 << 24)), seed_arg(seed),
+                                        static_cast<int>(int_arg(threads, "threads", 1, 256)), external)};
+          },
+          py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("external_chance"))
       .def("random_playouts", &PG::random_playouts, py::arg("n"), py::arg("seed") = 0, py::arg("state") = py::none(),
            "n uniformly random games to the end, from the initial state or from `state`: (returns, lengths).")
       .def("__repr__",

@@ -55,6 +55,39 @@ struct SearchOutcome {
 
 class AnyState;
 
+// Where a vector environment writes (engine/vector_env.h): row i of each array is environment i;
+// A is num_actions, P num_players, O observation_size. A null pointer: not wanted.
+struct VectorBuffers {
+  float* observation = nullptr;            // [N, O] the seat to move's observation (0 at chance)
+  uint8_t* legal_mask = nullptr;           // [N, A] its legal actions (at a chance node: outcomes)
+  int32_t* current_player = nullptr;       // [N] the seat to move, or -1 (chance, external mode)
+  float* rewards = nullptr;                // [N, P] the returns of a game that ended at this step
+  uint8_t* terminated = nullptr;           // [N] a game ended at this step (and a new one began)
+  int32_t* episode_length = nullptr;       // [N] that game's length in steps (0 if none ended)
+  double* chance_probabilities = nullptr;  // [N, A] at chance nodes (external mode), else 0
+};
+
+// num_envs games of one game stepped together (docs/vector.md).
+class AnyVectorEnv {
+ public:
+  virtual ~AnyVectorEnv() = default;
+  virtual int num_envs() const = 0;
+  virtual int num_players() const = 0;
+  virtual int observation_size() const = 0;
+  virtual int num_actions() const = 0;
+  virtual int threads() const = 0;
+  virtual bool external_chance() const = 0;
+  // Every environment's first game, environment i's generator seeded from (seed, i).
+  virtual void reset(const VectorBuffers& out) = 0;
+  // One action per environment (a chance outcome where one is due, external mode); checked first:
+  // std::invalid_argument, and nothing changes, if any is not legal in its environment.
+  virtual void step(const int64_t* actions, const VectorBuffers& out) = 0;
+  // A uniformly random legal action per environment (an outcome, uniformly, at a chance node),
+  // from a generator of its own seeded from (seed, i): a random policy for benchmarks and baselines.
+  virtual void random_actions(int64_t* out) = 0;
+  virtual std::string serialized_state(int i) const = 0;  // environment i's state (serialize())
+};
+
 // A search kept between calls (tree reuse): made by a game for its tree search; later searches
 // of the same game go on from it (engine/model.h says when).
 class KeptSearch {
@@ -78,6 +111,9 @@ class AnyGame {
   virtual std::unique_ptr<AnyState> deserialize(const std::string& bytes) const = 0;
   // An empty kept search for this game's tree search (MCTS, or ISMCTS on hidden information).
   virtual std::unique_ptr<KeptSearch> new_kept_search() const = 0;
+  // num_envs >= 1 environments of this game; chance outcomes drawn inside, or left to the caller.
+  virtual std::unique_ptr<AnyVectorEnv> new_vector_env(int num_envs, uint64_t seed, int threads,
+                                                       bool external_chance) const = 0;
   // Whether another game has the same parameters (games are values).
   bool same_as(const AnyGame& other) const;
 };

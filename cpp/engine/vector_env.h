@@ -1,0 +1,339 @@
+// Many games of one declared game stepped at once (docs/vector.md): the batched environment for
+// learning. Each environment is a state of the game's own type, with its own generator; a step
+// applies one action per environment, draws the chance outcomes that follow (or leaves them to the
+// caller), starts a finished game again, and writes the next observations into the caller's
+// buffers. Nothing is allocated per step, and the results do not depend on the threads.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/game_concept.h"
+#include "core/rng.h"
+#include "engine/any.h"
+#include "search/random_playout.h"
+
+namespace nutcore::engine {
+
+// Runs f(ctx, begin, end) over [0, n) cut into one contiguous share per thread; the calling thread
+// takes the first share. The workers live as long as the pool. Between runs they spin for a short
+// while before they sleep: a step of a few thousand environments takes well under a millisecond,
+// and waking a sleeping thread costs about a tenth of one.
+class WorkerPool {
+ public:
+  using Task = void (*)(void* ctx, int begin, int end);
+
+  explicit WorkerPool(int threads) : threads_(std::max(1, threads)) {
+#ifndef NUTCORE_NO_THREADS
+    for (int t = 1; t < threads_; ++t) workers_.emplace_back([this, t] { work(t); });
+#else
+    threads_ = 1;
+#endif
+  }
+  ~WorkerPool() {
+    quit_.store(true);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      generation_.fetch_add(1);
+    }
+    wake_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int threads() const { return threads_; }
+
+  void run(int n, Task task, void* ctx) {
+    if (threads_ == 1 || n < 2) {
+      task(ctx, 0, n);
+      return;
+    }
+    task_ = task;
+    ctx_ = ctx;
+    n_ = n;
+    failed_ = nullptr;
+    pending_.store(threads_ - 1);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    const auto [begin, end] = share(0, n);
+    std::exception_ptr mine;
+    try {
+      task(ctx, begin, end);
+    } catch (...) {
+      mine = std::current_exception();
+    }
+    if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+    }
+    if (mine) std::rethrow_exception(mine);
+    if (failed_) std::rethrow_exception(failed_);
+  }
+
+ private:
+  std::pair<int, int> share(int t, int n) const {
+    return {static_cast<int>(int64_t{n} * t / threads_), static_cast<int>(int64_t{n} * (t + 1) / threads_)};
+  }
+
+  // Polls `ready` for about 200 microseconds; whether it became true.
+  template <typename Ready>
+  static bool spin_until(Ready ready) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+    for (int i = 0;; ++i) {
+      if (ready()) return true;
+      if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
+    }
+  }
+
+  void work(int t) {
+    uint64_t seen = 0;
+    for (;;) {
+      const auto moved = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+      if (!spin_until(moved)) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, moved);
+      }
+      seen = generation_.load(std::memory_order_acquire);
+      if (quit_.load()) return;
+      const auto [begin, end] = share(t, n_);
+      try {
+        task_(ctx_, begin, end);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!failed_) failed_ = std::current_exception();
+      }
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        done_.notify_one();
+      }
+    }
+  }
+
+  int threads_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> pending_{0};
+  std::atomic<bool> quit_{false};
+  // Written before generation_ moves, read after: published by its release and acquire.
+  Task task_ = nullptr;
+  void* ctx_ = nullptr;
+  int n_ = 0;
+  std::exception_ptr failed_;
+};
+
+template <GameConcept G>
+class VectorModel final : public AnyVectorEnv {
+ public:
+  using S = typename G::StateType;
+
+  VectorModel(std::shared_ptr<const G> game, int num_envs, uint64_t seed, int threads, bool external_chance)
+      : game_(std::move(game)),
+        n_(num_envs),
+        seed_(seed),
+        external_(external_chance),
+        players_(game_->num_players()),
+        obs_size_(game_->observation_tensor_size()),
+        words_((G::kNumDistinctActions + 63) / 64),
+        envs_(static_cast<size_t>(num_envs)),
+        legal_(static_cast<size_t>(num_envs) * words_),
+        pool_(std::min(threads, std::max(1, num_envs))) {}
+
+  int num_envs() const override { return n_; }
+  int num_players() const override { return players_; }
+  int observation_size() const override { return obs_size_; }
+  int num_actions() const override { return G::kNumDistinctActions; }
+  int threads() const override { return pool_.threads(); }
+  bool external_chance() const override { return external_; }
+
+  void reset(const VectorBuffers& out) override {
+    Job job{this, nullptr, &out};
+    pool_.run(n_, &VectorModel::reset_share, &job);
+    started_ = true;
+  }
+
+  void step(const int64_t* actions, const VectorBuffers& out) override {
+    if (!started_) throw std::invalid_argument("step: call reset first");
+    // Every action checked before any is applied: a bad one changes nothing.
+    for (int i = 0; i < n_; ++i) {
+      const int64_t a = actions[i];
+      if (a < 0 || a >= G::kNumDistinctActions || !(legal_[i * words_ + a / 64] >> (a % 64) & 1)) {
+        const Env& e = envs_[i];
+        const bool chance = game_->is_chance(e.state);
+        throw std::invalid_argument("step: action " + std::to_string(a) + " in environment " + std::to_string(i) +
+                                    " is not " + (chance ? "a chance outcome there" : "legal there") + " (legal_mask[" +
+                                    std::to_string(i) + "] lists what is)");
+      }
+    }
+    Job job{this, actions, &out};
+    pool_.run(n_, &VectorModel::step_share, &job);
+  }
+
+  void random_actions(int64_t* out) override {
+    if (!started_) throw std::invalid_argument("random_actions: call reset first");
+    Job job{this, out, nullptr};
+    pool_.run(n_, &VectorModel::random_share, &job);
+  }
+
+  std::string serialized_state(int i) const override {
+    if (i < 0 || i >= n_) throw std::invalid_argument("state: no environment " + std::to_string(i));
+    return game_->serialize(envs_[i].state);
+  }
+
+ private:
+  struct Env {
+    S state{};
+    Rng rng;
+    Rng policy;         // random_actions' draws: apart from the chance draws
+    int32_t steps = 0;  // the caller's actions in this game
+  };
+  struct Job {
+    VectorModel* self;
+    const int64_t* actions;  // random_share writes them
+    const VectorBuffers* out;
+  };
+
+  // A uniformly random legal action (or chance outcome, uniformly too) per environment, from its
+  // legal bits.
+  static void random_share(void* ctx, int begin, int end) {
+    const Job& job = *static_cast<Job*>(ctx);
+    VectorModel& self = *job.self;
+    int64_t* out = const_cast<int64_t*>(job.actions);
+    for (int i = begin; i < end; ++i) {
+      const uint64_t* bits = &self.legal_[static_cast<size_t>(i) * self.words_];
+      uint32_t count = 0;
+      for (int w = 0; w < self.words_; ++w) count += static_cast<uint32_t>(__builtin_popcountll(bits[w]));
+      uint32_t k = self.envs_[i].policy.below(count);
+      for (int w = 0; w < self.words_; ++w) {
+        const uint32_t here = static_cast<uint32_t>(__builtin_popcountll(bits[w]));
+        if (k >= here) {
+          k -= here;
+          continue;
+        }
+        uint64_t m = bits[w];
+        for (; k > 0; --k) m &= m - 1;
+        out[i] = int64_t{w} * 64 + __builtin_ctzll(m);
+        break;
+      }
+    }
+  }
+
+  static void reset_share(void* ctx, int begin, int end) {
+    const Job& job = *static_cast<Job*>(ctx);
+    for (int i = begin; i < end; ++i) {
+      Env& e = job.self->envs_[i];
+      e.rng.reseed(playout_seed(job.self->seed_, i));
+      e.policy.reseed(playout_seed(~job.self->seed_, i));
+      job.self->start(e);
+      job.self->write(i, *job.out);
+      if (job.out->rewards) std::fill_n(job.out->rewards + int64_t{i} * job.self->players_, job.self->players_, 0.0f);
+      if (job.out->terminated) job.out->terminated[i] = 0;
+      if (job.out->episode_length) job.out->episode_length[i] = 0;
+    }
+  }
+
+  static void step_share(void* ctx, int begin, int end) {
+    const Job& job = *static_cast<Job*>(ctx);
+    VectorModel& self = *job.self;
+    const G& g = *self.game_;
+    for (int i = begin; i < end; ++i) {
+      Env& e = self.envs_[i];
+      const bool chance = g.is_chance(e.state);
+      g.apply(e.state, static_cast<Action>(job.actions[i]));
+      if (!chance) ++e.steps;
+      self.resolve_chance(e);
+      float* rewards = job.out->rewards ? job.out->rewards + int64_t{i} * self.players_ : nullptr;
+      if (g.is_terminal(e.state)) {
+        double values[G::kMaxNumPlayers];
+        g.returns(e.state, values);
+        if (rewards)
+          for (int p = 0; p < self.players_; ++p) rewards[p] = static_cast<float>(values[p]);
+        if (job.out->terminated) job.out->terminated[i] = 1;
+        if (job.out->episode_length) job.out->episode_length[i] = e.steps;
+        self.start(e);  // the next game, from the same generator
+      } else {
+        if (rewards) std::fill_n(rewards, self.players_, 0.0f);
+        if (job.out->terminated) job.out->terminated[i] = 0;
+        if (job.out->episode_length) job.out->episode_length[i] = 0;
+      }
+      self.write(i, *job.out);
+    }
+  }
+
+  void start(Env& e) const {
+    e.state = game_->new_initial_state();
+    e.steps = 0;
+    resolve_chance(e);
+  }
+
+  void resolve_chance(Env& e) const {
+    if (external_) return;
+    while (!game_->is_terminal(e.state) && game_->is_chance(e.state))
+      game_->apply(e.state, game_->sample_chance(e.state, e.rng));
+  }
+
+  // The observation of the seat to move (zeros at a chance node), its legal mask (at a chance node
+  // the outcomes, and their probabilities), and who moves.
+  void write(int i, const VectorBuffers& out) {
+    const Env& e = envs_[i];
+    uint64_t* bits = &legal_[static_cast<size_t>(i) * words_];
+    std::fill_n(bits, words_, uint64_t{0});
+    const int64_t A = G::kNumDistinctActions;
+    uint8_t* mask = out.legal_mask ? out.legal_mask + i * A : nullptr;
+    double* probs = out.chance_probabilities ? out.chance_probabilities + i * A : nullptr;
+    if (mask) std::memset(mask, 0, static_cast<size_t>(A));
+    if (probs) std::fill_n(probs, A, 0.0);
+    float* obs = out.observation ? out.observation + int64_t{i} * obs_size_ : nullptr;
+    const bool chance = game_->is_chance(e.state);
+    if (chance) {
+      typename G::Chances outcomes;
+      game_->chance_outcomes(e.state, outcomes);
+      for (const auto& o : outcomes) {
+        if (o.probability <= 0) continue;
+        bits[o.action / 64] |= uint64_t{1} << (o.action % 64);
+        if (mask) mask[o.action] = 1;
+        if (probs) probs[o.action] = o.probability;
+      }
+      if (obs) std::fill_n(obs, obs_size_, 0.0f);
+    } else {
+      typename G::Actions legal;
+      game_->legal_actions(e.state, legal);
+      for (Action a : legal) {
+        bits[a / 64] |= uint64_t{1} << (a % 64);
+        if (mask) mask[a] = 1;
+      }
+      if (obs) game_->observation_tensor(e.state, game_->current_player(e.state), obs);
+    }
+    if (out.current_player) out.current_player[i] = game_->current_player(e.state);
+  }
+
+  std::shared_ptr<const G> game_;
+  int n_;
+  uint64_t seed_;
+  bool external_;
+  int players_;
+  int obs_size_;
+  int words_;
+  std::vector<Env> envs_;
+  std::vector<uint64_t> legal_;  // each environment's legal actions as bits: what step accepts
+  WorkerPool pool_;
+  bool started_ = false;
+};
+
+}  // namespace nutcore::engine

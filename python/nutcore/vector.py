@@ -1,0 +1,138 @@
+"""Many games at once, stepped in C++ (docs/vector.md): nutcore.VectorEnv."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _checks
+from .games import load_game
+
+CHANCE_MODES = ("internal", "external")
+
+
+class VectorEnv:
+    """`num_envs` games of one game, stepped together in C++ with numpy arrays in and out.
+
+    reset() and step(actions) return a dict of arrays, row i for environment i:
+    observation [N, O] float32 (the seat to move's observation_tensor), legal_mask [N, A] bool,
+    current_player [N] int32; step adds rewards [N, P] float32 (a game's returns on the step it
+    ends, else 0), terminated [N] bool and episode_length [N] int32 (that game's steps). A finished
+    game starts again at once: the arrays show the new game. Environment i draws its chance
+    outcomes from its own generator, seeded from (seed, i), so results do not depend on `threads`
+    or on num_envs. chance="external" leaves chance nodes to the caller: there current_player is
+    -1, legal_mask marks the outcomes and chance_probabilities [N, A] float64 gives them, and the
+    caller's action is the outcome.
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        num_envs: int,
+        players: int = 2,
+        seed: int = 0,
+        threads: int = 1,
+        chance: str = "internal",
+        **params: Any,
+    ):
+        if isinstance(game, str):
+            game = load_game(game, players=players, **params)
+        elif params:
+            raise ValueError("VectorEnv: game parameters go with a game name, not with a loaded game")
+        if not hasattr(game, "_vector_env"):
+            raise ValueError(f"VectorEnv: expected a game name or a nutcore game, got {game!r}")
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"VectorEnv: chance must be one of {CHANCE_MODES}, got {chance!r}")
+        num_envs = _checks.integer(num_envs, "VectorEnv: num_envs", 1, 1 << 24)
+        threads = _checks.integer(threads, "VectorEnv: threads", 1, 256)
+        self.game = game
+        self._env = game._vector_env(num_envs, seed, threads, chance == "external")
+        self.num_envs = num_envs
+        self.num_players = self._env.num_players
+        self.num_actions = self._env.num_actions
+        self.observation_size = self._env.observation_size
+        self.chance = chance
+        self._started = False
+
+    @property
+    def threads(self) -> int:
+        return self._env.threads
+
+    def _keys(self, step: bool) -> list[str]:
+        keys = ["observation", "legal_mask", "current_player"]
+        if step:
+            keys += ["rewards", "terminated", "episode_length"]
+        if self.chance == "external":
+            keys.append("chance_probabilities")
+        return keys
+
+    def _new_array(self, key: str) -> np.ndarray:
+        n, a, p, o = self.num_envs, self.num_actions, self.num_players, self.observation_size
+        shape, dtype = {
+            "observation": ((n, o), np.float32),
+            "legal_mask": ((n, a), np.bool_),
+            "current_player": (n, np.int32),
+            "rewards": ((n, p), np.float32),
+            "terminated": (n, np.bool_),
+            "episode_length": (n, np.int32),
+            "chance_probabilities": ((n, a), np.float64),
+        }[key]
+        return np.empty(shape, dtype)
+
+    def _buffers(self, out: dict | None, step: bool) -> dict[str, np.ndarray]:
+        """`out`'s arrays (checked in C++: dtype, shape, order), and new ones for what it lacks."""
+        keys = self._keys(step)
+        if out is None:
+            return {k: self._new_array(k) for k in keys}
+        if not isinstance(out, dict):
+            raise ValueError("out must be a dict of numpy arrays (as reset or step returned them)")
+        unknown = sorted(set(out) - set(self._keys(True)))
+        if unknown:
+            raise ValueError(f"out: unknown arrays {unknown}; known: {self._keys(True)}")
+        missing = [k for k in keys if k not in out]
+        if not missing:
+            return out
+        return {**out, **{k: self._new_array(k) for k in missing}}
+
+    def reset(self, out: dict | None = None) -> dict[str, np.ndarray]:
+        """Every environment's first game; `out`: arrays to write into (from an earlier call)."""
+        buffers = self._buffers(out, step=False)
+        self._env.reset(buffers)
+        self._started = True
+        return buffers
+
+    def step(self, actions: Any, out: dict | None = None) -> dict[str, np.ndarray]:
+        """One action per environment (an int array of shape [num_envs]). A bad array, or an
+        illegal action in any environment, is a ValueError and changes nothing."""
+        if not self._started:
+            raise ValueError("step: call reset first")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"step: actions must have shape ({self.num_envs},), got {actions.shape}")
+        if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"step: actions must be integers, got dtype {actions.dtype}")
+        buffers = self._buffers(out, step=True)
+        self._env.step(np.ascontiguousarray(actions, dtype=np.int64), buffers)
+        return buffers
+
+    def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per environment (at a chance node, external mode, an
+        outcome drawn uniformly, not by its probability), from a generator per environment apart
+        from the chance draws: a random policy, drawn in C++."""
+        if not self._started:
+            raise ValueError("random_actions: call reset first")
+        if out is None:
+            out = np.empty(self.num_envs, np.int64)
+        self._env.random_actions(out)
+        return out
+
+    def state(self, i: int):
+        """A copy of environment i's state (with no history)."""
+        return self.game.deserialize_state(self._env.serialized_state(i))
+
+    def __repr__(self) -> str:
+        return (
+            f"<nutcore.VectorEnv {self.game.name}, {self.num_envs} environments, "
+            f"{self.num_players} players, chance {self.chance}, {self.threads} threads>"
+        )
