@@ -8,7 +8,9 @@ A step is one action in one environment, as pgx counts them. nutcore: VectorEnv.
 (a uniformly random legal action per environment, drawn in C++) and VectorEnv.step into the same
 arrays (the observations of the seats to move, the legal masks, rewards; chance drawn inside;
 finished games started again), at N environments and 1 or 2 threads. PettingZoo: the AEC loop of
-nutcore.pettingzoo.env, a random legal action from each observation's mask. pgx: bench/pgx_speed.py
+nutcore.pettingzoo.env, a random legal action from each observation's mask. Seat mode: the
+learner's steps a second with the other seat played inside by random, greedy and level:3 bots.
+pgx: bench/pgx_speed.py
 in its own virtual environment (it does not import nutcore), with action sampling and auto-reset
 fused into the jitted step.
 """
@@ -31,10 +33,11 @@ import nutcore
 
 HERE = Path(__file__).resolve().parent
 SIZES = (1, 64, 1024, 4096)
+SEAT_OPPONENTS = ("random", "greedy", "level:3")
 
 
-def vector_rate(name: str, num_envs: int, threads: int, seconds: float) -> float:
-    env = nutcore.VectorEnv(name, num_envs, seed=1, threads=threads)
+def vector_rate(name: str, num_envs: int, threads: int, seconds: float, **seat_mode) -> float:
+    env = nutcore.VectorEnv(name, num_envs, seed=1, threads=threads, **seat_mode)
     out = env.reset()
     actions = np.empty(num_envs, np.int64)
     for _ in range(3):  # warm: the first games' arrays and the workers
@@ -92,6 +95,10 @@ def main() -> int:
             "pettingzoo": pettingzoo_rate(name, args.seconds),
             **{(n, t): vector_rate(name, n, t, args.seconds) for n in SIZES for t in (1, 2)},
         }
+    seat_modes = {
+        name: {opp: vector_rate(name, 1024, 2, args.seconds, seat=0, opponents=opp) for opp in SEAT_OPPONENTS}
+        for name in games
+    }
     pgx = pgx_rates(args.pgx_python, args.seconds) if args.pgx_python else []
     header = " | ".join(f"N={n:,} ({t} thr)" for n in SIZES for t in (1, 2))
     lines = [
@@ -110,6 +117,16 @@ def main() -> int:
         cells = " | ".join(f"{r[(n, t)]:,.0f}" for n in SIZES for t in (1, 2))
         best = max(r[(SIZES[-1], 1)], r[(SIZES[-1], 2)])
         lines.append(f"| {name} | {r['pettingzoo']:,.0f} | {cells} | {best / r['pettingzoo']:,.0f} |")
+    lines += [
+        "",
+        "Seat mode (seat 0 the learner, random actions; the other seat played inside by the opponents), "
+        "N=1,024, 2 threads, the learner's steps a second:",
+        "",
+        "| game | " + " | ".join(SEAT_OPPONENTS) + " |",
+        "|---|" + "---|" * len(SEAT_OPPONENTS),
+    ]
+    for name, r in seat_modes.items():
+        lines.append(f"| {name} | " + " | ".join(f"{r[o]:,.0f}" for o in SEAT_OPPONENTS) + " |")
     if pgx:
         version = pgx[0]["pgx"]
         pgx_games = sorted({p["game"] for p in pgx}, key=[p["game"] for p in pgx].index)

@@ -232,3 +232,77 @@ def test_random_actions_are_legal_and_apart_from_the_chance_draws():
         nutcore.VectorEnv("nutz", 2).random_actions()  # before reset
     with pytest.raises(ValueError):
         env.random_actions(out=np.zeros(32, np.int32))
+
+
+# ----- a seat mode: one learner seat, the others played inside
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_against_greedy_plays_the_games_of_single_states(name):
+    """External chance, greedy opponents: the same games as single states where GreedyBot plays
+    the other seats, and each row shows only the learner's turns (or a chance node)."""
+    n, seat, rng = 4, 1, np.random.default_rng(3)
+    env = nutcore.VectorEnv(name, n, players=3, seed=8, chance="external", seat=seat, opponents="greedy")
+    game, greedy = env.game, nutcore.GreedyBot()
+
+    def to_learner(state):
+        while not state.is_terminal() and not state.is_chance_node() and state.current_player() != seat:
+            state.apply_action(greedy.step(state))
+        return state
+
+    def fresh():
+        state = to_learner(game.new_initial_state())
+        while state.is_terminal():  # the opponents ended it before the learner's first move
+            state = to_learner(game.new_initial_state())
+        return state
+
+    singles = [fresh() for _ in range(n)]
+    out = env.reset()
+    ended = 0
+    for _ in range(600):
+        for i in range(n):
+            assert_row_is(out, i, singles[i])
+            assert out["current_player"][i] in (seat, nutcore.CHANCE)
+        actions = random_actions(rng, out)
+        out = env.step(actions, out=out)
+        for i in range(n):
+            singles[i].apply_action(int(actions[i]))
+            to_learner(singles[i])
+            if singles[i].is_terminal():
+                assert out["terminated"][i]
+                assert out["rewards"][i].tolist() == pytest.approx(singles[i].returns(), abs=1e-7)
+                assert out["final_observation"][i].tolist() == singles[i].observation_tensor(seat).tolist()
+                singles[i] = fresh()
+                ended += 1
+            else:
+                assert not out["terminated"][i]
+    assert ended >= 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_against_a_level_sees_only_its_own_turns(name):
+    env = nutcore.VectorEnv(name, 3, players=2, seed=1, seat=0, opponents="level:2", threads=2)
+    out = env.reset()
+    for _ in range(40):
+        for i in range(env.num_envs):
+            state = env.state(i)
+            assert state.current_player() == 0 and out["current_player"][i] == 0
+            assert out["observation"][i].tolist() == state.observation_tensor(0).tolist()
+        out = env.step(env.random_actions(), out=out)
+    same = nutcore.VectorEnv(name, 3, players=2, seed=1, seat=0, opponents="level:2", threads=1)
+    a, b = env.reset(), same.reset()
+    assert all(np.array_equal(a[k], b[k]) for k in a)  # the opponents' searches are seeded alike
+
+
+def test_seat_mode_arguments():
+    with pytest.raises(ValueError):
+        nutcore.VectorEnv("nutz", 2, players=2, seat=2)
+    with pytest.raises(ValueError):
+        nutcore.VectorEnv("nutz", 2, seat=0, opponents="mcts")  # Nutz! offers no MCTS
+    with pytest.raises(ValueError):
+        nutcore.VectorEnv("nutz", 2, seat=0, opponents="chess")
+    with pytest.raises(ValueError):
+        nutcore.VectorEnv("ritter", 2, seat=0, opponents="ismcts:reuse=true")
+    env = nutcore.VectorEnv("nutz", 2, seat=1)
+    assert env.seat == 1 and env.opponents == "random"
+    assert nutcore.VectorEnv("nutz", 2).seat is None

@@ -127,6 +127,7 @@ engine::VectorBuffers vector_buffers(const engine::AnyVectorEnv& env, const py::
   b.terminated = reinterpret_cast<uint8_t*>(vector_array<bool>(out, "terminated", {n}));
   b.episode_length = vector_array<int32_t>(out, "episode_length", {n});
   b.chance_probabilities = vector_array<double>(out, "chance_probabilities", {n, a});
+  b.final_observation = vector_array<float>(out, "final_observation", {n, o});
   return b;
 }
 
@@ -204,6 +205,10 @@ void bind_engine(py::module_& m) {
       .def_property_readonly("num_actions", [](const PyVectorEnv& v) { return v.env->num_actions(); })
       .def_property_readonly("threads", [](const PyVectorEnv& v) { return v.env->threads(); })
       .def_property_readonly("external_chance", [](const PyVectorEnv& v) { return v.env->external_chance(); })
+      .def_property_readonly("seat",
+                             [](const PyVectorEnv& v) -> py::object {
+                               return v.env->seat() < 0 ? py::object(py::none()) : py::object(py::int_(v.env->seat()));
+                             })
       .def(
           "reset",
           [](PyVectorEnv& v, const py::dict& out) {

@@ -65,6 +65,16 @@ struct VectorBuffers {
   uint8_t* terminated = nullptr;           // [N] a game ended at this step (and a new one began)
   int32_t* episode_length = nullptr;       // [N] that game's length in steps (0 if none ended)
   double* chance_probabilities = nullptr;  // [N, A] at chance nodes (external mode), else 0
+  float* final_observation = nullptr;      // [N, O] a seat mode's learner's view of a game that ended
+};
+
+struct VectorOptions {
+  int num_envs = 1;
+  uint64_t seed = 0;
+  int threads = 1;
+  bool external_chance = false;
+  int seat = -1;                     // a seat mode: the learner's seat; the others play `opponents`
+  std::string opponents = "random";  // a bot spec (engine/bots.h)
 };
 
 // num_envs games of one game stepped together (docs/vector.md).
@@ -77,6 +87,7 @@ class AnyVectorEnv {
   virtual int num_actions() const = 0;
   virtual int threads() const = 0;
   virtual bool external_chance() const = 0;
+  virtual int seat() const = 0;  // -1 unless a seat mode
   // Every environment's first game, environment i's generator seeded from (seed, i).
   virtual void reset(const VectorBuffers& out) = 0;
   // One action per environment (a chance outcome where one is due, external mode); checked first:
@@ -111,9 +122,8 @@ class AnyGame {
   virtual std::unique_ptr<AnyState> deserialize(const std::string& bytes) const = 0;
   // An empty kept search for this game's tree search (MCTS, or ISMCTS on hidden information).
   virtual std::unique_ptr<KeptSearch> new_kept_search() const = 0;
-  // num_envs >= 1 environments of this game; chance outcomes drawn inside, or left to the caller.
-  virtual std::unique_ptr<AnyVectorEnv> new_vector_env(int num_envs, uint64_t seed, int threads,
-                                                       bool external_chance) const = 0;
+  // num_envs >= 1 environments of this game (std::invalid_argument names a bad option).
+  virtual std::unique_ptr<AnyVectorEnv> new_vector_env(const VectorOptions& options) const = 0;
   // Whether another game has the same parameters (games are values).
   bool same_as(const AnyGame& other) const;
 };

@@ -345,11 +345,10 @@ class GameModel final : public AnyGame, public std::enable_shared_from_this<Game
   std::unique_ptr<KeptSearch> new_kept_search() const override {
     return std::make_unique<typename StateModel<D>::TreeSearch>(rules_);
   }
-  std::unique_ptr<AnyVectorEnv> new_vector_env(int num_envs, uint64_t seed, int threads,
-                                               bool external_chance) const override {
-    if (num_envs < 1) throw std::invalid_argument("num_envs must be at least 1");
-    if (threads < 1) throw std::invalid_argument("threads must be at least 1");
-    return std::make_unique<VectorModel<G>>(rules_, num_envs, seed, threads, external_chance);
+  std::unique_ptr<AnyVectorEnv> new_vector_env(const VectorOptions& o) const override {
+    if (o.num_envs < 1) throw std::invalid_argument("num_envs must be at least 1");
+    if (o.threads < 1) throw std::invalid_argument("threads must be at least 1");
+    return std::make_unique<VectorModel<D>>(this->shared_from_this(), o);
   }
 
  private:

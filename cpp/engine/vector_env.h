@@ -22,6 +22,8 @@
 #include "core/game_concept.h"
 #include "core/rng.h"
 #include "engine/any.h"
+#include "engine/bots.h"
+#include "search/mcts.h"
 #include "search/random_playout.h"
 
 namespace nutcore::engine {
@@ -138,22 +140,49 @@ class WorkerPool {
   std::exception_ptr failed_;
 };
 
-template <GameConcept G>
+template <typename D>
+class GameModel;
+
+// D: a game's declaration (engine/declaration.h); Model: its GameModel, which wraps a state for
+// the opponents' bots (engine/model.h).
+template <typename D, typename Model = GameModel<D>>
 class VectorModel final : public AnyVectorEnv {
  public:
+  using G = typename D::Game;
   using S = typename G::StateType;
 
-  VectorModel(std::shared_ptr<const G> game, int num_envs, uint64_t seed, int threads, bool external_chance)
-      : game_(std::move(game)),
-        n_(num_envs),
-        seed_(seed),
-        external_(external_chance),
+  VectorModel(std::shared_ptr<const Model> model, const VectorOptions& o)
+      : model_(std::move(model)),
+        game_(model_->rules_ptr()),
+        n_(o.num_envs),
+        seed_(o.seed),
+        external_(o.external_chance),
+        seat_(o.seat),
         players_(game_->num_players()),
         obs_size_(game_->observation_tensor_size()),
         words_((G::kNumDistinctActions + 63) / 64),
-        envs_(static_cast<size_t>(num_envs)),
-        legal_(static_cast<size_t>(num_envs) * words_),
-        pool_(std::min(threads, std::max(1, num_envs))) {}
+        envs_(static_cast<size_t>(o.num_envs)),
+        legal_(static_cast<size_t>(o.num_envs) * words_),
+        pool_(std::min(o.threads, std::max(1, o.num_envs))) {
+    if (seat_ < 0) return;
+    if (seat_ >= players_)
+      throw std::invalid_argument("seat must be in 0.." + std::to_string(players_ - 1) + ", got " +
+                                  std::to_string(seat_));
+    const BotSpec spec = parse_bot_spec(o.opponents);
+    if (spec.reuse) throw std::invalid_argument("opponents: reuse is not offered here (each move is its own search)");
+    if (spec.kind == BotSpec::Kind::kRandom && !spec.seed) {
+      opponents_ = Opponents::kRandom;
+    } else if (spec.kind == BotSpec::Kind::kGreedy && spec.memory == 1 && spec.noise == 0) {
+      opponents_ = Opponents::kGreedy;
+    } else {
+      opponents_ = Opponents::kBot;
+      const auto probe = model_->wrap(game_->new_initial_state());
+      for (int i = 0; i < n_; ++i) {
+        bots_.push_back(std::make_unique<Bot>(spec));
+        bots_.back()->check_for(*probe);
+      }
+    }
+  }
 
   int num_envs() const override { return n_; }
   int num_players() const override { return players_; }
@@ -161,6 +190,7 @@ class VectorModel final : public AnyVectorEnv {
   int num_actions() const override { return G::kNumDistinctActions; }
   int threads() const override { return pool_.threads(); }
   bool external_chance() const override { return external_; }
+  int seat() const override { return seat_; }
 
   void reset(const VectorBuffers& out) override {
     Job job{this, nullptr, &out};
@@ -197,10 +227,11 @@ class VectorModel final : public AnyVectorEnv {
   }
 
  private:
+  enum class Opponents : uint8_t { kNone, kRandom, kGreedy, kBot };
   struct Env {
     S state{};
     Rng rng;
-    Rng policy;         // random_actions' draws: apart from the chance draws
+    Rng policy;         // random_actions' draws (and the opponents'): apart from the chance draws
     int32_t steps = 0;  // the caller's actions in this game
   };
   struct Job {
@@ -240,7 +271,7 @@ class VectorModel final : public AnyVectorEnv {
       Env& e = job.self->envs_[i];
       e.rng.reseed(playout_seed(job.self->seed_, i));
       e.policy.reseed(playout_seed(~job.self->seed_, i));
-      job.self->start(e);
+      job.self->start(e, i);
       job.self->write(i, *job.out);
       if (job.out->rewards) std::fill_n(job.out->rewards + int64_t{i} * job.self->players_, job.self->players_, 0.0f);
       if (job.out->terminated) job.out->terminated[i] = 0;
@@ -257,7 +288,7 @@ class VectorModel final : public AnyVectorEnv {
       const bool chance = g.is_chance(e.state);
       g.apply(e.state, static_cast<Action>(job.actions[i]));
       if (!chance) ++e.steps;
-      self.resolve_chance(e);
+      self.advance(e, i);
       float* rewards = job.out->rewards ? job.out->rewards + int64_t{i} * self.players_ : nullptr;
       if (g.is_terminal(e.state)) {
         double values[G::kMaxNumPlayers];
@@ -266,7 +297,9 @@ class VectorModel final : public AnyVectorEnv {
           for (int p = 0; p < self.players_; ++p) rewards[p] = static_cast<float>(values[p]);
         if (job.out->terminated) job.out->terminated[i] = 1;
         if (job.out->episode_length) job.out->episode_length[i] = e.steps;
-        self.start(e);  // the next game, from the same generator
+        if (job.out->final_observation && self.seat_ >= 0)
+          g.observation_tensor(e.state, self.seat_, job.out->final_observation + int64_t{i} * self.obs_size_);
+        self.start(e, i);  // the next game, from the same generators
       } else {
         if (rewards) std::fill_n(rewards, self.players_, 0.0f);
         if (job.out->terminated) job.out->terminated[i] = 0;
@@ -276,16 +309,50 @@ class VectorModel final : public AnyVectorEnv {
     }
   }
 
-  void start(Env& e) const {
-    e.state = game_->new_initial_state();
-    e.steps = 0;
-    resolve_chance(e);
+  // A new game, played on to the caller's first move. In a seat mode a game that the opponents end
+  // before the learner's first move is not shown: the next one starts.
+  void start(Env& e, int i) {
+    do {
+      e.state = game_->new_initial_state();
+      e.steps = 0;
+      if (opponents_ == Opponents::kBot) bots_[i]->reset(e.policy.next());
+      advance(e, i);
+    } while (game_->is_terminal(e.state));
   }
 
-  void resolve_chance(Env& e) const {
-    if (external_) return;
-    while (!game_->is_terminal(e.state) && game_->is_chance(e.state))
-      game_->apply(e.state, game_->sample_chance(e.state, e.rng));
+  // On to the caller's next move: chance drawn (internal mode), and in a seat mode the opponents'
+  // moves played.
+  void advance(Env& e, int i) {
+    const G& g = *game_;
+    while (!g.is_terminal(e.state)) {
+      if (g.is_chance(e.state)) {
+        if (external_) return;
+        g.apply(e.state, g.sample_chance(e.state, e.rng));
+      } else if (seat_ >= 0 && g.current_player(e.state) != seat_) {
+        g.apply(e.state, opponent_action(e, i));
+      } else {
+        return;
+      }
+    }
+  }
+
+  Action opponent_action(Env& e, int i) {
+    switch (opponents_) {
+      case Opponents::kRandom:
+        if constexpr (HasRandomAction<G>)
+          return game_->random_action(e.state, e.policy);
+        else
+          return random_action_by_listing(*game_, e.state, e.policy);
+      case Opponents::kGreedy: {
+        Rng rng(0);  // as GreedyBot plays (AnyState::greedy_action)
+        if constexpr (HasRolloutPolicy<G>)
+          return rollout_action(*game_, e.state, rng);
+        else
+          return random_action_by_listing(*game_, e.state, rng);
+      }
+      default:
+        return bots_[i]->step(*model_->wrap(e.state));
+    }
   }
 
   // The observation of the seat to move (zeros at a chance node), its legal mask (at a chance node
@@ -323,10 +390,14 @@ class VectorModel final : public AnyVectorEnv {
     if (out.current_player) out.current_player[i] = game_->current_player(e.state);
   }
 
+  std::shared_ptr<const Model> model_;
   std::shared_ptr<const G> game_;
   int n_;
   uint64_t seed_;
   bool external_;
+  int seat_;  // the learner's seat, or -1: every seat is the caller's
+  Opponents opponents_ = Opponents::kNone;
+  std::vector<std::unique_ptr<Bot>> bots_;  // kBot: one per environment
   int players_;
   int obs_size_;
   int words_;

@@ -24,6 +24,10 @@ class VectorEnv:
     or on num_envs. chance="external" leaves chance nodes to the caller: there current_player is
     -1, legal_mask marks the outcomes and chance_probabilities [N, A] float64 gives them, and the
     caller's action is the outcome.
+
+    seat=S: a seat mode, the usual "agent against fixed opponents": the other seats are played
+    inside by `opponents` (a bot spec: random, greedy, level:N, a search), so every row is at
+    seat S's move; step adds final_observation [N, O], seat S's view of a game as it ended.
     """
 
     def __init__(
@@ -34,6 +38,8 @@ class VectorEnv:
         seed: int = 0,
         threads: int = 1,
         chance: str = "internal",
+        seat: int | None = None,
+        opponents: str = "random",
         **params: Any,
     ):
         if isinstance(game, str):
@@ -46,8 +52,13 @@ class VectorEnv:
             raise ValueError(f"VectorEnv: chance must be one of {CHANCE_MODES}, got {chance!r}")
         num_envs = _checks.integer(num_envs, "VectorEnv: num_envs", 1, 1 << 24)
         threads = _checks.integer(threads, "VectorEnv: threads", 1, 256)
+        if not isinstance(opponents, str):
+            raise ValueError(f"VectorEnv: opponents must be a bot spec (a string), got {opponents!r}")
         self.game = game
-        self._env = game._vector_env(num_envs, seed, threads, chance == "external")
+        self._make = lambda s: game._vector_env(num_envs, s, threads, chance == "external", seat, opponents)
+        self._env = self._make(seed)
+        self.seat = self._env.seat
+        self.opponents = opponents if self.seat is not None else None
         self.num_envs = num_envs
         self.num_players = self._env.num_players
         self.num_actions = self._env.num_actions
@@ -63,6 +74,8 @@ class VectorEnv:
         keys = ["observation", "legal_mask", "current_player"]
         if step:
             keys += ["rewards", "terminated", "episode_length"]
+            if self.seat is not None:
+                keys.append("final_observation")
         if self.chance == "external":
             keys.append("chance_probabilities")
         return keys
@@ -77,6 +90,7 @@ class VectorEnv:
             "terminated": (n, np.bool_),
             "episode_length": (n, np.int32),
             "chance_probabilities": ((n, a), np.float64),
+            "final_observation": ((n, o), np.float32),
         }[key]
         return np.empty(shape, dtype)
 
@@ -87,7 +101,7 @@ class VectorEnv:
             return {k: self._new_array(k) for k in keys}
         if not isinstance(out, dict):
             raise ValueError("out must be a dict of numpy arrays (as reset or step returned them)")
-        unknown = sorted(set(out) - set(self._keys(True)))
+        unknown = sorted(set(out) - set(self._keys(True)) - {"final_observation", "chance_probabilities"})
         if unknown:
             raise ValueError(f"out: unknown arrays {unknown}; known: {self._keys(True)}")
         missing = [k for k in keys if k not in out]
@@ -95,8 +109,11 @@ class VectorEnv:
             return out
         return {**out, **{k: self._new_array(k) for k in missing}}
 
-    def reset(self, out: dict | None = None) -> dict[str, np.ndarray]:
-        """Every environment's first game; `out`: arrays to write into (from an earlier call)."""
+    def reset(self, out: dict | None = None, seed: int | None = None) -> dict[str, np.ndarray]:
+        """Every environment's first game; `out`: arrays to write into (from an earlier call);
+        `seed`: seed the environments anew (else the constructor's seed, from the start again)."""
+        if seed is not None:
+            self._env = self._make(seed)
         buffers = self._buffers(out, step=False)
         self._env.reset(buffers)
         self._started = True
