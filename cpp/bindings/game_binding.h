@@ -168,11 +168,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
             const uint64_t seed = seed_arg(seed_obj);
             Rng listed(seed), drawn(seed);
             const Action by_list = random_action_by_listing(s.rules(), s.state(), listed);
-            Action by_game;
-            if constexpr (HasRandomAction<G>)
-              by_game = s.rules().random_action(s.state(), drawn);
-            else
-              by_game = random_action_by_listing(s.rules(), s.state(), drawn);
+            const Action by_game = random_decision(s.rules(), s.state(), drawn);  // what playouts draw
             return py::make_tuple(by_game, by_list, drawn.next() == listed.next());
           },
           py::arg("seed"))

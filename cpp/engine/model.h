@@ -260,11 +260,7 @@ class StateModel final : public AnyState {
   Action greedy_action() const override {
     if (rules().is_terminal(state_) || rules().is_chance(state_))
       throw std::invalid_argument("greedy_action needs a decision node");
-    Rng rng(0);
-    if constexpr (HasRolloutPolicy<G>)
-      return rollout_action(rules(), state_, rng);
-    else
-      return random_action_by_listing(rules(), state_, rng);
+    return greedy_policy_action(rules(), state_);
   }
 
   SearchOutcome search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop, SearchProgress* progress,
@@ -273,6 +269,19 @@ class StateModel final : public AnyState {
 
  private:
   SearchOutcome sampling_outcome(const MctsResult& r, Algorithm a, const MctsOptions& o, uint64_t seed) const;
+  // An exact search's answer (expectimax, the solver): no visits, no iterations.
+  template <typename Result>
+  SearchOutcome exact_outcome(const char* algorithm, const Result& r, const std::vector<double>& value) const {
+    SearchOutcome out;
+    out.action = r.best_action;
+    out.action_string = rules().action_to_string(r.best_action);
+    out.algorithm = algorithm;
+    out.value = value;
+    out.actions = stats(r.actions, false);
+    out.nodes = r.nodes;
+    out.elapsed = r.elapsed;
+    return out;
+  }
   // A sampling search's settings with this call's seed, stop flag and progress record.
   template <typename Options>
   static Options for_this_search(Options o, uint64_t seed, const StopFlag* stop, SearchProgress* progress) {
@@ -408,14 +417,7 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
         ExpectimaxOptions o = settings.expectimax;
         o.stop = stop;
         const ExpectimaxResult r = Expectimax<G>(rules(), o).search(state_);
-        SearchOutcome out;
-        out.action = r.best_action;
-        out.action_string = rules().action_to_string(r.best_action);
-        out.algorithm = "expectimax";
-        out.value = r.root_value;
-        out.actions = stats(r.actions, false);
-        out.nodes = r.nodes;
-        out.elapsed = r.elapsed;
+        SearchOutcome out = exact_outcome("expectimax", r, r.root_value);
         out.extra.set("depth", Json::integer(o.depth));
         return out;
       }
@@ -442,14 +444,7 @@ SearchOutcome StateModel<D>::solve(const StopFlag* stop) const {
   if (rules().is_terminal(state_) || rules().is_chance(state_))
     throw std::invalid_argument("the solver needs a decision node");
   const SolverAnswer r = D::solve(rules(), state_, stop);
-  SearchOutcome out;
-  out.action = r.best_action;
-  out.action_string = rules().action_to_string(r.best_action);
-  out.algorithm = "solver";
-  out.value = r.value;
-  out.actions = stats(r.actions, false);
-  out.nodes = r.nodes;
-  out.elapsed = r.elapsed;
+  SearchOutcome out = exact_outcome("solver", r, r.value);
   out.extra = r.extra;
   return out;
 }

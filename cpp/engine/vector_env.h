@@ -217,7 +217,7 @@ class VectorModel final : public AnyVectorEnv {
 
   void random_actions(int64_t* out) override {
     if (!started_) throw std::invalid_argument("random_actions: call reset first");
-    Job job{this, out, nullptr};
+    Job job{this, nullptr, nullptr, out};
     pool_.run(n_, &VectorModel::random_share, &job);
   }
 
@@ -236,8 +236,9 @@ class VectorModel final : public AnyVectorEnv {
   };
   struct Job {
     VectorModel* self;
-    const int64_t* actions;  // random_share writes them
+    const int64_t* actions;  // step's
     const VectorBuffers* out;
+    int64_t* drawn = nullptr;  // random_actions'
   };
 
   // A uniformly random legal action (or chance outcome, uniformly too) per environment, from its
@@ -245,7 +246,7 @@ class VectorModel final : public AnyVectorEnv {
   static void random_share(void* ctx, int begin, int end) {
     const Job& job = *static_cast<Job*>(ctx);
     VectorModel& self = *job.self;
-    int64_t* out = const_cast<int64_t*>(job.actions);
+    int64_t* out = job.drawn;
     for (int i = begin; i < end; ++i) {
       const uint64_t* bits = &self.legal_[static_cast<size_t>(i) * self.words_];
       uint32_t count = 0;
@@ -339,17 +340,9 @@ class VectorModel final : public AnyVectorEnv {
   Action opponent_action(Env& e, int i) {
     switch (opponents_) {
       case Opponents::kRandom:
-        if constexpr (HasRandomAction<G>)
-          return game_->random_action(e.state, e.policy);
-        else
-          return random_action_by_listing(*game_, e.state, e.policy);
-      case Opponents::kGreedy: {
-        Rng rng(0);  // as GreedyBot plays (AnyState::greedy_action)
-        if constexpr (HasRolloutPolicy<G>)
-          return rollout_action(*game_, e.state, rng);
-        else
-          return random_action_by_listing(*game_, e.state, rng);
-      }
+        return random_decision(*game_, e.state, e.policy);
+      case Opponents::kGreedy:
+        return greedy_policy_action(*game_, e.state);
       default:
         return bots_[i]->step(*model_->wrap(e.state));
     }

@@ -127,6 +127,17 @@ concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, 
   { rollout_action(g, s, rng) } -> std::same_as<Action>;
 };
 
+// The game's greedy move at a decision node, as the greedy bot plays it: its rollout policy from a
+// fresh generator (uniform, by the same generator, for a game without one).
+template <typename G>
+Action greedy_policy_action(const G& game, const typename G::StateType& state) {
+  Rng rng(0);
+  if constexpr (HasRolloutPolicy<G>)
+    return rollout_action(game, state, rng);
+  else
+    return random_action_by_listing(game, state, rng);
+}
+
 // And an order of the legal actions, best first by the same knowledge (found the same way):
 // `void order_actions(const G&, const State&, Actions&)` permutes the list legal_actions() gave.
 // With widening or a policy bias, MCTS expands children in this order, so progressive widening

@@ -17,20 +17,21 @@ concept HasRandomAction = requires(const G& g, const typename G::StateType& s, R
   { g.random_action(s, rng) } -> std::same_as<Action>;
 };
 
+// A uniformly random legal action at a decision node: the game's random_action where it has one.
+template <GameConcept G>
+Action random_decision(const G& game, const typename G::StateType& state, Rng& rng) {
+  if constexpr (HasRandomAction<G>)
+    return game.random_action(state, rng);
+  else
+    return random_action_by_listing(game, state, rng);
+}
+
 // Plays `state` to the end; returns the number of actions applied (decisions and chance outcomes).
 template <GameConcept G>
 long random_playout(const G& game, typename G::StateType& state, Rng& rng) {
   long steps = 0;
   while (!game.is_terminal(state)) {
-    Action a;
-    if (game.is_chance(state)) {
-      a = game.sample_chance(state, rng);
-    } else if constexpr (HasRandomAction<G>) {
-      a = game.random_action(state, rng);
-    } else {
-      a = random_action_by_listing(game, state, rng);
-    }
-    game.apply(state, a);
+    game.apply(state, game.is_chance(state) ? game.sample_chance(state, rng) : random_decision(game, state, rng));
     ++steps;
   }
   return steps;

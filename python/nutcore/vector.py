@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from . import _checks
 from .games import load_game
 
 CHANCE_MODES = ("internal", "external")
@@ -50,16 +49,15 @@ class VectorEnv:
             raise ValueError(f"VectorEnv: expected a game name or a nutcore game, got {game!r}")
         if chance not in CHANCE_MODES:
             raise ValueError(f"VectorEnv: chance must be one of {CHANCE_MODES}, got {chance!r}")
-        num_envs = _checks.integer(num_envs, "VectorEnv: num_envs", 1, 1 << 24)
-        threads = _checks.integer(threads, "VectorEnv: threads", 1, 256)
         if not isinstance(opponents, str):
             raise ValueError(f"VectorEnv: opponents must be a bot spec (a string), got {opponents!r}")
         self.game = game
+        # num_envs, threads, seat and the seed are checked where they are read, in C++.
         self._make = lambda s: game._vector_env(num_envs, s, threads, chance == "external", seat, opponents)
         self._env = self._make(seed)
         self.seat = self._env.seat
         self.opponents = opponents if self.seat is not None else None
-        self.num_envs = num_envs
+        self.num_envs = self._env.num_envs
         self.num_players = self._env.num_players
         self.num_actions = self._env.num_actions
         self.observation_size = self._env.observation_size
