@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from protocol import binary_path  # noqa: E402
 
 import nutcore  # noqa: E402
+from playing import random_step  # noqa: E402
 
 
 def _hello_seconds(command: list[str]) -> float:
@@ -65,11 +66,7 @@ def _position(name: str):
     state = nutcore.load_game(name).new_initial_state()
     rng = random.Random(3)
     while state.is_chance_node() or len(state.history()) < 12:
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
     return state
 
 

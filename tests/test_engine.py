@@ -17,6 +17,7 @@ from protocol import TRANSPORTS, connect, to_decision
 
 import nutcore
 from nutcore import engine as engine_module
+from playing import random_step
 
 HIDDEN = [g for g in nutcore.list_games() if nutcore.load_game(g).hidden_information]
 
@@ -457,13 +458,9 @@ def _played(name: str, seed: int, keep) -> dict:
     for _ in range(100):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                if keep(state.to_json()):
-                    return state.to_json()
-                state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_chance_node() and keep(state.to_json()):
+                return state.to_json()
+            random_step(state, rng)
     raise AssertionError("no such position")
 
 

@@ -8,7 +8,9 @@ import pytest
 
 import nutcore
 
-gymnasium = pytest.importorskip("gymnasium")
+gymnasium = pytest.importorskip(
+    "gymnasium", reason="nutcore.gymnasium needs Gymnasium: pip install 'nutcore[pettingzoo]'"
+)
 from nutcore.gymnasium import SeatVectorEnv  # noqa: E402
 
 

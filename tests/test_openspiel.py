@@ -16,6 +16,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import nutcore  # noqa: E402
 import nutcore.openspiel  # noqa: E402, F401  (registers the games)
+from playing import play_randomly  # noqa: E402
 
 GAMES = nutcore.list_games()
 HIDDEN = [g for g in GAMES if nutcore.load_game(g).hidden_information]
@@ -26,19 +27,6 @@ def load(name, players=2, **params):
     return pyspiel.load_game(f"nutcore_{name}", {"players": players, **params})
 
 
-def random_play(state, rng, steps):
-    """Up to `steps` random actions (chance by its probabilities); returns the state."""
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
-
-
 def decision_states(game, seed, count=6, every=15):
     """`count` decision states met along random games (a new game when one ends)."""
     rng = random.Random(seed)
@@ -46,7 +34,7 @@ def decision_states(game, seed, count=6, every=15):
     while len(out) < count:
         if state.is_terminal():
             state = game.new_initial_state()
-        random_play(state, rng, rng.randrange(1, every))
+        play_randomly(state, rng, rng.randrange(1, every))
         if not state.is_terminal() and not state.is_chance_node():
             out.append(state.clone())
     return out
@@ -58,7 +46,7 @@ def play_full_game(game, bots, seed):
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            random_play(state, rng, 1)
+            play_randomly(state, rng, 1)
         else:
             action = bots[state.current_player()](state)
             assert action in state.legal_actions()
@@ -245,9 +233,9 @@ def test_clone_pickle_and_serialize(name):
 
 def test_illegal_action_is_a_value_error_and_changes_nothing():
     state = load("auf_die_nuesse").new_initial_state()
-    random_play(state, random.Random(1), 5)
+    play_randomly(state, random.Random(1), 5)
     while state.is_chance_node():
-        random_play(state, random.Random(2), 1)
+        play_randomly(state, random.Random(2), 1)
     before = (str(state), state.history())
     illegal = next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(ValueError):

@@ -18,6 +18,7 @@ from wasm_support import module_dir, run_node
 import nutcore
 from nutcore import benchmark
 from nutcore.web import export
+from playing import random_step
 
 
 def test_a_full_game_of_every_game_through_the_protocol():
@@ -73,14 +74,9 @@ def _chance_positions(game, count, seed):
     while len(positions) < count:
         state = game.new_initial_state()
         while not state.is_terminal() and len(positions) < count:
-            if state.is_chance_node():
+            if state.is_chance_node() or rng.random() < 0.1:
                 positions.append(state.to_json())
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                if rng.random() < 0.1:
-                    positions.append(state.to_json())
-                state.apply_action(rng.choice(state.legal_actions()))
+            random_step(state, rng)
     return positions
 
 
