@@ -8,10 +8,13 @@ number of environments, and a bad action array is a ValueError that changes noth
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 import nutcore
+from playing import play_randomly, random_step
 
 GAMES = nutcore.list_games()
 
@@ -306,3 +309,32 @@ def test_seat_mode_arguments():
     env = nutcore.VectorEnv("nutz", 2, seat=1)
     assert env.seat == 1 and env.opponents == "random"
     assert nutcore.VectorEnv("nutz", 2).seat is None
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if nutcore.load_game(g).hidden_information])
+def test_twin_positions_give_the_same_rows(name):
+    """A row is a function of what its seat knows: twin positions (the hidden cards drawn again
+    from the seat to move's knowledge), set in two environments, give equal rows."""
+    game = nutcore.load_game(name, players=3)
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(100):
+        state = play_randomly(game.new_initial_state(), rng, max_steps=rng.randrange(1, 120))
+        while state.is_chance_node():
+            random_step(state, rng)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        twin = next((t for s in range(40) if (t := state.resample_from_infostate(seat, s)) != state), None)
+        if twin is None:
+            continue
+        for mode in ({}, {"seat": seat, "opponents": "greedy"}):
+            env = nutcore.VectorEnv(game, 2, seed=1, **mode)
+            out = env.reset()
+            env.set_state(0, state, out)
+            env.set_state(1, twin, out)
+            assert env.state(0) != env.state(1)
+            for k in out:
+                assert np.array_equal(out[k][0], out[k][1]), k
+        checked += 1
+    assert checked >= 20

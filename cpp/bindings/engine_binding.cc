@@ -131,6 +131,29 @@ engine::VectorBuffers vector_buffers(const engine::AnyVectorEnv& env, const py::
   return b;
 }
 
+engine::LeafBuffers leaf_buffers(const engine::AnyVectorEnv& env, const py::dict& out) {
+  const py::ssize_t n = env.num_envs(), a = env.num_actions(), o = env.observation_size();
+  engine::LeafBuffers b;
+  b.observation = vector_array<float>(out, "observation", {n, o});
+  b.legal_mask = reinterpret_cast<uint8_t*>(vector_array<bool>(out, "legal_mask", {n, a}));
+  b.current_player = vector_array<int32_t>(out, "current_player", {n});
+  b.pending = reinterpret_cast<uint8_t*>(vector_array<bool>(out, "pending", {n}));
+  return b;
+}
+
+// A read-only input array of float32 of this shape, C-ordered (vector.py converts what it is given).
+const float* input_array(const py::handle& obj, const char* what, std::vector<py::ssize_t> shape) {
+  if (!py::isinstance<py::array_t<float>>(obj))
+    throw std::invalid_argument(std::string("evaluate: ") + what + " must be a float32 numpy array");
+  const py::array a = py::reinterpret_borrow<py::array>(obj);
+  bool same = a.ndim() == static_cast<py::ssize_t>(shape.size());
+  for (size_t d = 0; same && d < shape.size(); ++d) same = a.shape(d) == shape[d];
+  if (!same || !(a.flags() & py::array::c_style))
+    throw std::invalid_argument(std::string("evaluate: ") + what + " must be a C-ordered array of shape (" +
+                                std::to_string(shape[0]) + ", " + std::to_string(shape[1]) + ")");
+  return static_cast<const float*>(a.data());
+}
+
 }  // namespace
 
 void bind_engine(py::module_& m) {
@@ -243,6 +266,53 @@ void bind_engine(py::module_& m) {
             v.env->random_actions(a);
           },
           py::arg("out"))
+      .def(
+          "search_check",
+          [](const PyVectorEnv& v, const py::dict& settings) {
+            engine::prepare_batched_search(v.env->info(),
+                                           engine::parse_search_request(json_from_py(settings), "search"));
+          },
+          py::arg("settings"))
+      .def(
+          "search_start",
+          [](PyVectorEnv& v, const py::dict& settings, const py::handle& seed, const py::dict& leaves) {
+            const engine::SearchRequest request = engine::parse_search_request(json_from_py(settings), "search");
+            const uint64_t s = seed_arg(seed);
+            const engine::LeafBuffers buffers = leaf_buffers(*v.env, leaves);
+            py::gil_scoped_release release;
+            return v.env->search_start(request, s, buffers);
+          },
+          py::arg("settings"), py::arg("seed"), py::arg("leaves"))
+      .def(
+          "search_evaluate",
+          [](PyVectorEnv& v, const py::handle& values, const py::handle& priors, const py::dict& leaves) {
+            const py::ssize_t n = v.env->num_envs();
+            const float* vals = input_array(values, "values", {n, v.env->num_players()});
+            const float* pri = priors.is_none() ? nullptr : input_array(priors, "priors", {n, v.env->num_actions()});
+            const engine::LeafBuffers buffers = leaf_buffers(*v.env, leaves);
+            py::gil_scoped_release release;
+            return v.env->search_evaluate(vals, pri, buffers);
+          },
+          py::arg("values"), py::arg("priors"), py::arg("leaves"))
+      .def(
+          "search_result",
+          [](const PyVectorEnv& v, const py::dict& out) {
+            const py::ssize_t n = v.env->num_envs(), a = v.env->num_actions(), p = v.env->num_players();
+            engine::SearchResultBuffers b;
+            b.action = vector_array<int64_t>(out, "action", {n});
+            b.visits = vector_array<int32_t>(out, "visits", {n, a});
+            b.value = vector_array<float>(out, "value", {n, p});
+            b.iterations = vector_array<int32_t>(out, "iterations", {n});
+            v.env->search_result(b);
+          },
+          py::arg("out"))
+      .def(
+          "set_state",
+          [](PyVectorEnv& v, const py::handle& i, const py::handle& bytes, const py::dict& out) {
+            const int index = static_cast<int>(int_arg(i, "i", 0, v.env->num_envs() - 1));
+            v.env->set_state(index, bytes_arg(bytes, "set_state: state"), vector_buffers(*v.env, out));
+          },
+          py::arg("i"), py::arg("state"), py::arg("out"))
       .def(
           "serialized_state",
           [](const PyVectorEnv& v, const py::handle& i) {

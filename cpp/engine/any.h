@@ -68,6 +68,23 @@ struct VectorBuffers {
   float* final_observation = nullptr;      // [N, O] a seat mode's learner's view of a game that ended
 };
 
+// Where a batched search writes a round of leaves (engine/batched_search.h): row i is environment
+// i's leaf, if it has one this round (pending[i]); a row without one is zeros, its seat -1.
+struct LeafBuffers {
+  float* observation = nullptr;       // [N, O] the leaf's seat's observation of the leaf
+  uint8_t* legal_mask = nullptr;      // [N, A] its legal moves
+  int32_t* current_player = nullptr;  // [N] that seat
+  uint8_t* pending = nullptr;         // [N] a leaf awaits its evaluation
+};
+
+// And its results, per environment.
+struct SearchResultBuffers {
+  int64_t* action = nullptr;      // [N] the move chosen, -1 where no search ran (not a decision node)
+  int32_t* visits = nullptr;      // [N, A] the root's visits per move
+  float* value = nullptr;         // [N, P] the mean return per seat over the iterations
+  int32_t* iterations = nullptr;  // [N]
+};
+
 struct VectorOptions {
   int num_envs = 1;
   uint64_t seed = 0;
@@ -87,7 +104,8 @@ class AnyVectorEnv {
   virtual int num_actions() const = 0;
   virtual int threads() const = 0;
   virtual bool external_chance() const = 0;
-  virtual int seat() const = 0;  // -1 unless a seat mode
+  virtual int seat() const = 0;              // -1 unless a seat mode
+  virtual const GameInfo& info() const = 0;  // its game's
   // Every environment's first game, environment i's generator seeded from (seed, i).
   virtual void reset(const VectorBuffers& out) = 0;
   // One action per environment (a chance outcome where one is due, external mode); checked first:
@@ -97,6 +115,17 @@ class AnyVectorEnv {
   // from a generator of its own seeded from (seed, i): a random policy for benchmarks and baselines.
   virtual void random_actions(int64_t* out) = 0;
   virtual std::string serialized_state(int i) const = 0;  // environment i's state (serialize())
+  // Environment i continues from `bytes` (a serialized state of this game: std::invalid_argument,
+  // and nothing changes, unless it is one the environment can show: not over; at a decision unless
+  // chance is external; in a seat mode at the learner's turn). Row i of `out` shows it.
+  virtual void set_state(int i, const std::string& bytes, const VectorBuffers& out) = 0;
+  // The batched search (engine/batched_search.h) from every environment's position: start writes
+  // the first round of leaves, evaluate takes their values [N, P] and priors ([N, A] or null) and
+  // writes the next; each returns the leaves it wrote (0: done). A step or reset ends a search.
+  // Settings as best_move's, but for the tree searches only and iterations only (prepare_batched_search).
+  virtual int search_start(const SearchRequest& request, uint64_t seed, const LeafBuffers& out) = 0;
+  virtual int search_evaluate(const float* values, const float* priors, const LeafBuffers& out) = 0;
+  virtual void search_result(const SearchResultBuffers& out) const = 0;
 };
 
 // A search kept between calls (tree reuse): made by a game for its tree search; later searches
@@ -212,5 +241,11 @@ SearchOutcome best_move(const AnyState& state, const SearchRequest& request, con
                         SearchProgress* progress, KeptSearch* kept, const std::string& who = "best_move");
 
 uint64_t random_seed();  // from the system, for searches that give none
+
+// A batched search's settings for a game (std::invalid_argument names what is wrong): the game's
+// tree search ("auto"; MCTS, or ISMCTS on hidden information), an iteration budget per
+// environment, the game's defaults under the request's options; no time limit, threads or
+// evaluator (the environment's threads run it, its caller evaluates).
+ResolvedSearch prepare_batched_search(const GameInfo& info, const SearchRequest& request);
 
 }  // namespace nutcore::engine

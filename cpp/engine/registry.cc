@@ -181,6 +181,21 @@ PreparedSearch prepare_search(const AnyState& state, const SearchRequest& reques
   return out;
 }
 
+ResolvedSearch prepare_batched_search(const GameInfo& info, const SearchRequest& request) {
+  const std::string who = "search";
+  const Algorithm tree = info.hidden_information ? Algorithm::kIsmcts : Algorithm::kMcts;
+  const Algorithm chosen = request.algorithm.value_or(tree);
+  if (chosen != tree)
+    fail(who + ": the batched search runs " + info.name + "'s tree search, '" + algorithm_name(tree) +
+         "' (or 'auto'), not '" + algorithm_name(chosen) + "'");
+  if (request.time_limit > 0) fail(who + ": give iterations (per environment), not a time_limit");
+  if (request.threads != 1) fail(who + ": the environment's threads run the search; it takes no threads");
+  if (request.options.find("evaluator"))
+    fail(who + ": the leaves are evaluated by the caller; the batched search takes no evaluator");
+  const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
+  return resolve_search(request, chosen, defaults ? *defaults : Json::object(), who);
+}
+
 SearchOutcome best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
                         SearchProgress* progress, KeptSearch* kept, const std::string& who) {
   const PreparedSearch p = prepare_search(state, request, kept != nullptr, who);

@@ -11,7 +11,7 @@ namespace {
 
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 
-enum class Kind : uint8_t { kInt, kReal, kRealOrZero, kWeight, kFlag };
+enum class Kind : uint8_t { kInt, kReal, kRealOrZero, kWeight, kFlag, kEvaluator };
 
 struct Option {
   const char* name;
@@ -27,19 +27,22 @@ const std::vector<Option>& options_of(Algorithm a) {
                                            {"widening", Kind::kRealOrZero},
                                            {"policy_bias", Kind::kRealOrZero},
                                            {"margin", Kind::kWeight},
-                                           {"margin_scale", Kind::kReal}};
+                                           {"margin_scale", Kind::kReal},
+                                           {"evaluator", Kind::kEvaluator}};
   static const std::vector<Option> ismcts = {{"exploration", Kind::kRealOrZero},
                                              {"heuristic_rollouts", Kind::kFlag},
                                              {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
                                              {"policy_bias", Kind::kRealOrZero},
                                              {"margin", Kind::kWeight},
-                                             {"margin_scale", Kind::kReal}};
+                                             {"margin_scale", Kind::kReal},
+                                             {"evaluator", Kind::kEvaluator}};
   static const std::vector<Option> pimc = {{"exploration", Kind::kRealOrZero},
                                            {"heuristic_rollouts", Kind::kFlag},
                                            {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
                                            {"margin", Kind::kWeight},
                                            {"margin_scale", Kind::kReal},
-                                           {"determinizations", Kind::kInt, 1, 100'000}};
+                                           {"determinizations", Kind::kInt, 1, 100'000},
+                                           {"evaluator", Kind::kEvaluator}};
   static const std::vector<Option> expectimax = {
       {"depth", Kind::kInt, 1, 64}, {"bound", Kind::kReal}, {"pruning", Kind::kFlag}, {"star2", Kind::kFlag}};
   static const std::vector<Option> solver = {};
@@ -93,6 +96,8 @@ Json checked_option(const Option& o, const Json& v, const std::string& who) {
     }
     case Kind::kFlag:
       return Json::boolean(flag_in(v, what));
+    case Kind::kEvaluator:
+      return Json::string(evaluator_name(evaluator_in(v, what)));
   }
   return v;
 }
@@ -136,6 +141,8 @@ void set_mcts_option(MctsOptions& m, const std::string& key, const Json& v) {
     m.margin = v.as_number(key);
   else if (key == "margin_scale")
     m.margin_scale = v.as_number(key);
+  else if (key == "evaluator")
+    m.evaluator = evaluator_in(v, key);
 }
 
 Json mcts_json(const MctsOptions& m, Algorithm a) {
@@ -156,6 +163,8 @@ Json mcts_json(const MctsOptions& m, Algorithm a) {
       j.set(key, Json::number(m.margin));
     else if (key == "margin_scale")
       j.set(key, Json::number(m.margin_scale));
+    else if (key == "evaluator")
+      j.set(key, Json::string(evaluator_name(m.evaluator)));
   }
   return j;
 }
@@ -199,6 +208,14 @@ double real_in(const Json& v, const std::string& what, bool zero_allowed) {
   if (!(std::isfinite(x) && (x > 0 || (zero_allowed && x == 0))))
     fail(what + " must be a finite number " + (zero_allowed ? ">=" : ">") + " 0, got " + shown(v));
   return x;
+}
+
+Evaluator evaluator_in(const Json& v, const std::string& what) {
+  const std::string choices = "'playout' or 'uniform'";
+  if (v.type() != Json::Type::kString) fail(what + " must be " + choices + ", got " + shown(v));
+  for (Evaluator e : {Evaluator::kPlayout, Evaluator::kUniform})
+    if (v.as_string(what) == evaluator_name(e)) return e;
+  fail(what + " must be " + choices + ", got " + shown(v));
 }
 
 bool flag_in(const Json& v, const std::string& what) {

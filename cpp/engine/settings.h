@@ -77,6 +77,7 @@ int64_t integer_in(const Json& v, const std::string& what, int64_t lo, int64_t h
 uint64_t seed_in(const Json& v, const std::string& what);
 double real_in(const Json& v, const std::string& what, bool zero_allowed);
 bool flag_in(const Json& v, const std::string& what);
+Evaluator evaluator_in(const Json& v, const std::string& what);  // a leaf evaluator by name (search/evaluation.h)
 // A value as a person would read it in a message (short: a client's value may be a megabyte).
 std::string shown(const Json& v);
 

@@ -6,139 +6,25 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "core/game_concept.h"
 #include "core/rng.h"
 #include "engine/any.h"
+#include "engine/batched_search.h"
 #include "engine/bots.h"
+#include "engine/worker_pool.h"
+#include "search/ismcts.h"
 #include "search/mcts.h"
 #include "search/random_playout.h"
 
 namespace nutcore::engine {
-
-// Runs f(ctx, begin, end) over [0, n) cut into one contiguous share per thread; the calling thread
-// takes the first share. The workers live as long as the pool. Between runs they spin for a short
-// while before they sleep: a step of a few thousand environments takes well under a millisecond,
-// and waking a sleeping thread costs about a tenth of one.
-class WorkerPool {
- public:
-  using Task = void (*)(void* ctx, int begin, int end);
-
-  explicit WorkerPool(int threads) : threads_(std::max(1, threads)) {
-#ifndef NUTCORE_NO_THREADS
-    for (int t = 1; t < threads_; ++t) workers_.emplace_back([this, t] { work(t); });
-#else
-    threads_ = 1;
-#endif
-  }
-  ~WorkerPool() {
-    quit_.store(true);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      generation_.fetch_add(1);
-    }
-    wake_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
-  WorkerPool(const WorkerPool&) = delete;
-  WorkerPool& operator=(const WorkerPool&) = delete;
-
-  int threads() const { return threads_; }
-
-  void run(int n, Task task, void* ctx) {
-    if (threads_ == 1 || n < 2) {
-      task(ctx, 0, n);
-      return;
-    }
-    task_ = task;
-    ctx_ = ctx;
-    n_ = n;
-    failed_ = nullptr;
-    pending_.store(threads_ - 1);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      generation_.fetch_add(1, std::memory_order_release);
-    }
-    wake_.notify_all();
-    const auto [begin, end] = share(0, n);
-    std::exception_ptr mine;
-    try {
-      task(ctx, begin, end);
-    } catch (...) {
-      mine = std::current_exception();
-    }
-    if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
-    }
-    if (mine) std::rethrow_exception(mine);
-    if (failed_) std::rethrow_exception(failed_);
-  }
-
- private:
-  std::pair<int, int> share(int t, int n) const {
-    return {static_cast<int>(int64_t{n} * t / threads_), static_cast<int>(int64_t{n} * (t + 1) / threads_)};
-  }
-
-  // Polls `ready` for about 200 microseconds; whether it became true.
-  template <typename Ready>
-  static bool spin_until(Ready ready) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
-    for (int i = 0;; ++i) {
-      if (ready()) return true;
-      if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
-    }
-  }
-
-  void work(int t) {
-    uint64_t seen = 0;
-    for (;;) {
-      const auto moved = [&] { return generation_.load(std::memory_order_acquire) != seen; };
-      if (!spin_until(moved)) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, moved);
-      }
-      seen = generation_.load(std::memory_order_acquire);
-      if (quit_.load()) return;
-      const auto [begin, end] = share(t, n_);
-      try {
-        task_(ctx_, begin, end);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!failed_) failed_ = std::current_exception();
-      }
-      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        done_.notify_one();
-      }
-    }
-  }
-
-  int threads_;
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
-  std::atomic<bool> quit_{false};
-  // Written before generation_ moves, read after: published by its release and acquire.
-  Task task_ = nullptr;
-  void* ctx_ = nullptr;
-  int n_ = 0;
-  std::exception_ptr failed_;
-};
 
 template <typename D>
 class GameModel;
@@ -191,8 +77,10 @@ class VectorModel final : public AnyVectorEnv {
   int threads() const override { return pool_.threads(); }
   bool external_chance() const override { return external_; }
   int seat() const override { return seat_; }
+  const GameInfo& info() const override { return model_->info(); }
 
   void reset(const VectorBuffers& out) override {
+    search_.clear();
     Job job{this, nullptr, &out};
     pool_.run(n_, &VectorModel::reset_share, &job);
     started_ = true;
@@ -211,9 +99,25 @@ class VectorModel final : public AnyVectorEnv {
                                     std::to_string(i) + "] lists what is)");
       }
     }
+    search_.clear();
     Job job{this, actions, &out};
     pool_.run(n_, &VectorModel::step_share, &job);
   }
+
+  int search_start(const SearchRequest& request, uint64_t seed, const LeafBuffers& out) override {
+    if (!started_) throw std::invalid_argument("search: call reset first");
+    const ResolvedSearch settings = prepare_batched_search(info(), request);
+    std::vector<S> roots(envs_.size());
+    for (size_t i = 0; i < envs_.size(); ++i) roots[i] = envs_[i].state;
+    if constexpr (G::kHiddenInformation)
+      return search_.start(roots, settings.ismcts, seed, out);
+    else
+      return search_.start(roots, settings.mcts, seed, out);
+  }
+  int search_evaluate(const float* values, const float* priors, const LeafBuffers& out) override {
+    return search_.evaluate(values, priors, out);
+  }
+  void search_result(const SearchResultBuffers& out) const override { search_.result(out); }
 
   void random_actions(int64_t* out) override {
     if (!started_) throw std::invalid_argument("random_actions: call reset first");
@@ -224,6 +128,21 @@ class VectorModel final : public AnyVectorEnv {
   std::string serialized_state(int i) const override {
     if (i < 0 || i >= n_) throw std::invalid_argument("state: no environment " + std::to_string(i));
     return game_->serialize(envs_[i].state);
+  }
+
+  void set_state(int i, const std::string& bytes, const VectorBuffers& out) override {
+    if (!started_) throw std::invalid_argument("set_state: call reset first");
+    if (i < 0 || i >= n_) throw std::invalid_argument("set_state: no environment " + std::to_string(i));
+    const S s = game_->deserialize(bytes);
+    if (game_->is_terminal(s)) throw std::invalid_argument("set_state: the game is over in that state");
+    if (game_->is_chance(s) && !external_)
+      throw std::invalid_argument("set_state: a chance node (only with chance=\"external\")");
+    if (!game_->is_chance(s) && seat_ >= 0 && game_->current_player(s) != seat_)
+      throw std::invalid_argument("set_state: not the learner's (seat " + std::to_string(seat_) + ") turn");
+    search_.clear();
+    envs_[i].state = s;
+    envs_[i].steps = 0;
+    write(i, out);
   }
 
  private:
@@ -398,6 +317,11 @@ class VectorModel final : public AnyVectorEnv {
   std::vector<uint64_t> legal_;  // each environment's legal actions as bits: what step accepts
   WorkerPool pool_;
   bool started_ = false;
+  // The batched search over the environments' positions: the game's tree search (ISMCTS on hidden
+  // information, else MCTS).
+  using Tree = std::conditional_t<G::kHiddenInformation, IsmctsTree<G>, MctsTree<G>>;
+  using TreeOptions = std::conditional_t<G::kHiddenInformation, IsmctsOptions, MctsOptions>;
+  BatchedSearch<Tree, TreeOptions> search_{*game_, pool_};
 };
 
 }  // namespace nutcore::engine

@@ -92,8 +92,10 @@ class IsmctsTree {
     Action hint;            // the rollout policy's action here (-1: none); it reads only the seat's knowledge
     uint16_t num_children;  // legal actions here, listed or not
     int8_t player;
-    bool listed;  // first_child starts all num_children children (else the one child taken first)
+    uint8_t listed : 1;     // first_child starts all num_children children (else the one child taken first)
+    uint8_t evaluated : 1;  // an evaluated search's node with its priors (priors_); the root waits for its own
   };
+  static_assert(sizeof(Node) <= 24, "ISMCTS nodes stay within 24 bytes");
 
   IsmctsTree(const G& game, const State& root, const IsmctsOptions& options, uint64_t seed)
       : game_(game), root_(root), options_(options), rng_(seed), observer_(game.current_player(root)) {
@@ -106,8 +108,13 @@ class IsmctsTree {
   }
 
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
+    const auto evaluated_iteration = [this] {
+      if (begin_iteration()) evaluate_here();
+    };
+    if (evaluated() && !root_evaluated() && !stop_requested(options_.stop)) evaluated_iteration();  // the root's
     return detail::run_iterations(
-        iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
+        iterations, start, time_limit, options_.stop, options_.progress,
+        [&] { evaluated() ? evaluated_iteration() : iterate(); },
         [this](long done) {
           detail::report_root(*options_.progress, done, root().num_children, [&](int i) {
             const Child& c = root_child(i);
@@ -115,6 +122,56 @@ class IsmctsTree {
           });
         });
   }
+
+  // An evaluated iteration in two halves (as MctsTree's): begin_iteration() draws a state from the
+  // searching seat's posterior and walks to the first node not yet evaluated; true: leaf_state()
+  // needs an evaluation for leaf_player(), given to end_iteration(values, priors); false: the walk
+  // reached the end of the game (backed up). The leaf's seat decides there on its own information
+  // set, drawn with the rest of the state: the evaluator sees that seat's observation of the drawn
+  // state, never the true one. The root's own evaluation comes first and is not an iteration.
+  bool begin_iteration() {
+    State& state = leaf_;
+    state = game_.resample(root_, observer_, rng_);
+    path_.clear();
+    for (;;) {
+      if (game_.is_terminal(state)) {
+        double returns[kP] = {};
+        playout_rewards(game_, state, options_, returns);
+        backup(returns);
+        return false;
+      }
+      if (game_.is_chance(state)) {
+        game_.apply(state, game_.sample_chance(state, rng_));
+        continue;
+      }
+      game_.legal_actions(state, legal_);
+      leaf_key_ = game_.information_key(state, game_.current_player(state));
+      leaf_index_ = find(leaf_key_);
+      // New, awaiting its priors, or (a game breaking the concept's contract) other moves here.
+      if (leaf_index_ == kEmpty || !nodes_[leaf_index_].evaluated || !matches(leaf_index_, legal_)) return true;
+      const uint32_t i = select_evaluated(leaf_index_);
+      game_.apply(state, children_[i].action);
+      path_.emplace_back(leaf_index_, i);
+    }
+  }
+  const State& leaf_state() const { return leaf_; }
+  int leaf_player() const { return game_.current_player(leaf_); }
+  void end_iteration(const double* values, const float* priors) {
+    uint32_t index = leaf_index_;
+    if (index == kEmpty) index = add_evaluated(leaf_key_, game_.current_player(leaf_), legal_.size());
+    if (index != kFull && !nodes_[index].evaluated && matches(index, legal_)) {
+      list_children(index, legal_);  // a node of an earlier search by playouts (tree reuse) may hold one
+      Node& node = nodes_[index];
+      if (priors_.size() < children_.size()) priors_.resize(children_.size(), 0.0f);
+      detail::normalised_priors(legal_, legal_.size(), priors, &priors_[node.first_child]);
+      node.evaluated = 1;
+      if (index == root_index_ && path_.empty()) return;  // the root's own evaluation: not an iteration
+    }
+    double returns[kP] = {};
+    for (int p = 0; p < game_.num_players(); ++p) returns[p] = values[p];
+    backup(returns);
+  }
+  bool root_evaluated() const { return root().evaluated; }
 
   const Node& root() const { return nodes_[root_index_]; }
   const double* root_sum() const { return root_sum_; }  // summed returns per seat over this search's iterations
@@ -169,6 +226,53 @@ class IsmctsTree {
   std::vector<std::pair<uint32_t, uint32_t>> path_;  // (node, index in children_)
   double root_sum_[kP] = {};
   typename G::Actions legal_;  // the legal actions at the node being visited
+  // Evaluated searches: the children's priors (by index in children_), and the leaf of the
+  // iteration under way (its state, key and node: kEmpty while new, kFull if refused).
+  std::vector<float> priors_;
+  State leaf_{};
+  uint64_t leaf_key_ = 0;
+  uint32_t leaf_index_ = kEmpty;
+
+  bool evaluated() const { return options_.evaluator != Evaluator::kPlayout; }
+
+  // The built-in evaluator at the leaf begin_iteration reached.
+  void evaluate_here() {
+    double values[kP] = {};
+    detail::builtin_values(options_.evaluator, game_.num_players(), values);
+    end_iteration(values, nullptr);
+  }
+
+  // An evaluated search's new node for `key` (the leaf's, `count` moves in legal_), its children
+  // listed at once; kFull if the memory guard refuses it.
+  uint32_t add_evaluated(uint64_t key, int player, int count) {
+    if (!room_for(count)) return kFull;
+    const uint32_t index = add_node({key, static_cast<uint32_t>(children_.size()), 0, -1, static_cast<uint16_t>(count),
+                                     static_cast<int8_t>(player), 1, 0});
+    for (int k = 0; k < count; ++k) children_.push_back({legal_[k], 0, 0.0f});
+    return index;
+  }
+
+  // PUCT over a listed node's children (search/evaluation.h); its index in children_.
+  uint32_t select_evaluated(uint32_t index) {
+    Node& node = nodes_[index];
+    const uint32_t first = node.first_child;
+    const int i = detail::select_puct(node.num_children, node.selections + 1, options_.exploration, [&](int k) {
+      const Child& c = children_[first + k];
+      return detail::PuctChild{c.visits, c.value, priors_[first + k]};
+    });
+    ++node.selections;
+    return first + static_cast<uint32_t>(i);
+  }
+
+  // Each (node, child) on path_ adds the return of the seat deciding at the node.
+  void backup(const double* returns) {
+    for (int p = 0; p < kP; ++p) root_sum_[p] += returns[p];
+    for (const auto& [index, i] : path_) {
+      Child& c = children_[i];
+      ++c.visits;
+      c.value += static_cast<float>(returns[nodes_[index].player]);
+    }
+  }
 
   uint32_t find(uint64_t key) const {
     const size_t mask = table_.size() - 1;
@@ -178,26 +282,35 @@ class IsmctsTree {
     }
   }
 
+  // Memory guard: nodes and their children both count (a node of a game with many actions holds as
+  // many children), so max_nodes bounds the memory as it does for MCTS.
+  bool room_for(int moves) const { return static_cast<long>(nodes_.size() + moves) + moves_ < options_.max_nodes; }
+
+  // `node` added to the table under its key (its children are the caller's to add).
+  uint32_t add_node(const Node& node) {
+    if (2 * (nodes_.size() + 1) > table_.size()) grow_table();
+    const size_t mask = table_.size() - 1;
+    size_t i = node.key & mask;
+    while (table_[i] != kEmpty) i = (i + 1) & mask;
+    const uint32_t index = static_cast<uint32_t>(nodes_.size());
+    table_[i] = index;
+    nodes_.push_back(node);
+    moves_ += node.num_children;
+    return index;
+  }
+
   // The node for `key`, added with `legal` (the actions at `state`) as its children if new.
   uint32_t find_or_add(uint64_t key, const State& state, const typename G::Actions& legal) {
     const uint32_t found = find(key);
     if (found != kEmpty) return found;
-    // Memory guard: nodes and their children both count (a node of a game with many actions
-    // holds as many children), so max_nodes bounds the memory as it does for MCTS.
-    if (static_cast<long>(nodes_.size() + legal.size()) + moves_ >= options_.max_nodes) return kFull;
-    if (2 * (nodes_.size() + 1) > table_.size()) grow_table();
-    const size_t mask = table_.size() - 1;
-    size_t i = key & mask;
-    while (table_[i] != kEmpty) i = (i + 1) & mask;
-    const uint32_t index = static_cast<uint32_t>(nodes_.size());
-    table_[i] = index;
+    if (!room_for(legal.size())) return kFull;
     Action hint = -1;
     if constexpr (HasRolloutPolicy<G>) {
       if (options_.policy_bias > 0) hint = rollout_action(game_, state, rng_);
     }
-    nodes_.push_back({key, static_cast<uint32_t>(children_.size()), 0, hint, static_cast<uint16_t>(legal.size()),
-                      static_cast<int8_t>(game_.current_player(state)), false});
-    moves_ += legal.size();
+    const uint32_t index =
+        add_node({key, static_cast<uint32_t>(children_.size()), 0, hint, static_cast<uint16_t>(legal.size()),
+                  static_cast<int8_t>(game_.current_player(state)), 0, 0});
     // The move a first selection takes: unvisited children in order, the policy's first.
     Action first = legal[0];
     for (Action a : legal)
@@ -226,7 +339,7 @@ class IsmctsTree {
     if (node.listed) return;
     const Child taken = children_[node.first_child];
     node.first_child = static_cast<uint32_t>(children_.size());
-    node.listed = true;
+    node.listed = 1;
     for (Action a : legal) children_.push_back(a == taken.action ? taken : Child{a, 0, 0.0f});
   }
 
@@ -310,12 +423,7 @@ class IsmctsTree {
     playout(state);
     double returns[kP] = {};
     playout_rewards(game_, state, options_, returns);
-    for (int p = 0; p < kP; ++p) root_sum_[p] += returns[p];
-    for (const auto& [index, i] : path_) {
-      Child& c = children_[i];
-      ++c.visits;
-      c.value += static_cast<float>(returns[nodes_[index].player]);
-    }
+    backup(returns);
   }
 };
 

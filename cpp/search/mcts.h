@@ -35,6 +35,7 @@
 
 #include "core/game_concept.h"
 #include "core/stop.h"
+#include "search/evaluation.h"
 #include "search/random_playout.h"
 
 namespace nutcore {
@@ -63,6 +64,10 @@ struct MctsOptions {
   // choice only on evidence comparable to its own noise (and a small budget plays about as well
   // as the policy). 0: plain UCB.
   double policy_bias = 0.0;
+  // How a new leaf is valued (search/evaluation.h): by a playout (UCT), or by an evaluator that
+  // gives values and priors (PUCT, with `exploration` as its constant). With an evaluator,
+  // heuristic_rollouts, widening and policy_bias have no effect.
+  Evaluator evaluator = Evaluator::kPlayout;
   long max_nodes = 20'000'000;         // the search stops growing its tree beyond this (memory guard)
   const StopFlag* stop = nullptr;      // set by the caller: the search ends after its current iteration
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
@@ -391,7 +396,7 @@ class MctsTree {
     uint32_t visits;
     uint32_t first_child;  // 0: not expanded (the root, index 0, is nobody's child)
     Action action;         // the action leading here
-    float probability;     // for children of chance nodes
+    float probability;     // children of chance nodes: the outcome's; of decision nodes: the prior (evaluator)
     uint16_t num_children;
     int8_t player;  // who moves here: a seat, kChancePlayer or kTerminalPlayer
     uint8_t expanded;
@@ -409,8 +414,13 @@ class MctsTree {
   // since `start` (0: no limit) or the stop flag is set. Unless stopped, at least one iteration
   // runs, so that there is a move to return.
   long search(long iterations, std::chrono::steady_clock::time_point start, double time_limit) {
+    const auto evaluated_iteration = [this] {
+      if (begin_iteration()) evaluate_here();
+    };
+    if (evaluated() && !root_evaluated() && !stop_requested(options_.stop)) evaluated_iteration();  // the root's
     return detail::run_iterations(
-        iterations, start, time_limit, options_.stop, options_.progress, [this] { iterate(); },
+        iterations, start, time_limit, options_.stop, options_.progress,
+        [&] { evaluated() ? evaluated_iteration() : iterate(); },
         [this](long done) {
           detail::report_root(*options_.progress, done, node(0).num_children, [&](int i) {
             const Node& c = root_child(i);
@@ -418,6 +428,62 @@ class MctsTree {
           });
         });
   }
+
+  // An evaluated iteration in two halves, for evaluations made outside the tree (options.evaluator
+  // kOutside; engine/batched_search.h): begin_iteration() walks to a leaf and returns true if it
+  // needs an evaluation, of leaf_state() for leaf_player(); end_iteration(values, priors) gives it
+  // (values per seat; priors indexed by action, null for uniform) and backs it up. False: the walk
+  // reached the end of the game, and that iteration is complete. The root's own evaluation comes
+  // first (root_evaluated() false) and is not an iteration.
+  bool begin_iteration() {
+    State& state = leaf_;
+    state = root_;
+    path_.clear();
+    path_.push_back(0);
+    uint32_t index = 0;
+    for (;;) {
+      if (game_.is_terminal(state)) {
+        double returns[kP] = {};
+        playout_rewards(game_, state, options_, returns);
+        backup(returns);
+        return false;
+      }
+      if (game_.is_chance(state)) {
+        if (!node(index).expanded) expand(index, state);
+        if (node(index).num_children == 0) {  // memory guard: on by chance to a decision, off the tree
+          while (game_.is_chance(state)) game_.apply(state, game_.sample_chance(state, rng_));
+          if (game_.is_terminal(state)) continue;
+          break;
+        }
+        index = select_child(index, state);
+      } else {
+        const Node& n = node(index);
+        if (!n.expanded || n.num_children == 0) break;  // a new leaf (or the memory guard's)
+        index = select_evaluated(index);
+      }
+      game_.apply(state, node(index).action);
+      Node& c = node(index);
+      if (c.visits == 0) c.player = static_cast<int8_t>(game_.current_player(state));
+      path_.push_back(index);
+    }
+    return true;
+  }
+  const State& leaf_state() const { return leaf_; }
+  int leaf_player() const { return game_.current_player(leaf_); }
+  void end_iteration(const double* values, const float* priors) {
+    const uint32_t index = path_.back();
+    const bool first = !node(index).expanded;
+    if (first) expand(index, leaf_, priors);
+    if (index == 0 && first) {  // the root's own evaluation: its priors only, not an iteration
+      sync_root();
+      ++node(0).visits;
+      return;
+    }
+    double returns[kP] = {};
+    for (int p = 0; p < game_.num_players(); ++p) returns[p] = values[p];
+    backup(returns);
+  }
+  bool root_evaluated() const { return node(0).expanded; }
 
   const Node& root() const { return node(0); }
   const float* root_sum() const { return root_sum_; }  // summed returns per seat over this search's iterations
@@ -471,6 +537,7 @@ class MctsTree {
   uint32_t size_ = 0;           // nodes in use
   uint32_t used_in_chunk_ = 0;  // nodes used in the last chunk
   std::vector<uint32_t> path_;
+  State leaf_{};  // an evaluated iteration's leaf
   float root_sum_[kP] = {};
   // The root's children's UCT terms, kept up to date by the backup: every iteration scans all of the
   // root's children (320 at Purzelbaum's opening), and two arrays of doubles scan faster than the
@@ -527,6 +594,59 @@ class MctsTree {
     used_in_chunk_ += count;
     size_ += count;
     return first;
+  }
+
+  bool evaluated() const { return options_.evaluator != Evaluator::kPlayout; }
+
+  // The built-in evaluator at the leaf begin_iteration reached.
+  void evaluate_here() {
+    double values[kP] = {};
+    detail::builtin_values(options_.evaluator, game_.num_players(), values);
+    end_iteration(values, nullptr);
+  }
+
+  // PUCT over a decision node's children (search/evaluation.h), their priors in `probability`.
+  uint32_t select_evaluated(uint32_t index) {
+    const Node& parent = node(index);
+    const Node* children = &node(parent.first_child);
+    const int i = detail::select_puct(parent.num_children, parent.visits, options_.exploration, [&](int k) {
+      return detail::PuctChild{children[k].visits, children[k].value, children[k].probability};
+    });
+    return parent.first_child + static_cast<uint32_t>(i);
+  }
+
+  // An evaluated leaf's children, in the legal order, with their priors (`priors` by action; null:
+  // uniform).
+  void expand(uint32_t index, const State& state, const float* priors) {
+    node(index).expanded = 1;
+    if (static_cast<long>(size_) + G::Actions::kCapacity > options_.max_nodes) return;  // memory guard
+    typename G::Actions legal;
+    game_.legal_actions(state, legal);
+    float normalised[G::Actions::kCapacity];
+    detail::normalised_priors(legal, legal.size(), priors, normalised);
+    const uint32_t first = allocate(legal.size());
+    for (int i = 0; i < legal.size(); ++i) {
+      Node& c = node(first + i);
+      c = Node{};
+      c.action = legal[i];
+      c.probability = normalised[i];
+    }
+    Node& p = node(index);
+    p.first_child = first;
+    p.num_children = static_cast<uint16_t>(legal.size());
+  }
+
+  // Every node on path_ takes one more visit and the return of the seat that chose it.
+  void backup(const double* returns) {
+    ++node(0).visits;
+    for (int p = 0; p < kP; ++p) root_sum_[p] += static_cast<float>(returns[p]);
+    for (size_t k = 1; k < path_.size(); ++k) {
+      const int mover = node(path_[k - 1]).player;
+      Node& n = node(path_[k]);
+      ++n.visits;
+      if (mover >= 0) n.value += static_cast<float>(returns[mover]);
+    }
+    if (path_.size() > 1) sync_root_child(path_[1] - node(0).first_child);
   }
 
   void expand(uint32_t index, const State& state) {
@@ -664,15 +784,7 @@ class MctsTree {
     }
     double returns[kP] = {};
     playout_rewards(game_, state, options_, returns);
-    ++node(0).visits;
-    for (int p = 0; p < kP; ++p) root_sum_[p] += static_cast<float>(returns[p]);
-    for (size_t k = 1; k < path_.size(); ++k) {
-      const int mover = node(path_[k - 1]).player;
-      Node& n = node(path_[k]);
-      ++n.visits;
-      if (mover >= 0) n.value += static_cast<float>(returns[mover]);
-    }
-    if (path_.size() > 1) sync_root_child(path_[1] - node(0).first_child);
+    backup(returns);
   }
 };
 

@@ -36,9 +36,10 @@ from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
 from .search import SearchResult, SearchTree, best_move, solve  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
-from .vector import VectorEnv  # noqa: E402
+from .vector import BatchedSearch, VectorEnv  # noqa: E402
 
 __all__ = [
+    "BatchedSearch",
     "CHANCE",
     "TERMINAL",
     "PLANNED_GAMES",

@@ -146,8 +146,117 @@ class VectorEnv:
         """A copy of environment i's state (with no history)."""
         return self.game.deserialize_state(self._env.serialized_state(i))
 
+    def set_state(self, i: int, state, out: dict | None = None) -> None:
+        """Environment i goes on from a copy of `state` (a state of this game, or its serialized
+        bytes), its game length counted from 0: to search or play chosen positions. It must be a
+        position the environment can show: not over; at a decision unless chance is external; in
+        a seat mode at the learner's turn. Else a ValueError, and nothing changes. `out`: the
+        arrays to update row i of (observation, legal_mask, current_player, chance_probabilities)."""
+        if not self._started:
+            raise ValueError("set_state: call reset first")
+        if not isinstance(state, (bytes, bytearray, memoryview)):
+            if getattr(state, "get_game", None) is None or state.get_game() != self.game:
+                raise ValueError(f"set_state: expected a state of {self.game!r}, got {state!r}")
+            state = state.serialize()
+        if out is not None and not isinstance(out, dict):
+            raise ValueError("out must be a dict of numpy arrays (as reset or step returned them)")
+        self._env.set_state(i, state, {} if out is None else out)
+
     def __repr__(self) -> str:
         return (
             f"<nutcore.VectorEnv {self.game.name}, {self.num_envs} environments, "
             f"{self.num_players} players, chance {self.chance}, {self.threads} threads>"
         )
+
+
+class BatchedSearch:
+    """A tree search in every environment of a VectorEnv at once, its leaves evaluated by the
+    caller in one batch per round (docs/vector.md): AlphaZero-style self-play on any framework.
+
+        search = nutcore.BatchedSearch(env, iterations=200)
+        leaves = search.start(seed=1)            # from every environment's position now
+        while leaves is not None:
+            values, priors = my_net(leaves["observation"], leaves["legal_mask"])
+            leaves = search.evaluate(values, priors)
+        moves = search.result()["action"]        # and visits [N, A] for the policy target
+
+    A round's leaves are row i for environment i where leaves["pending"][i]: observation [N, O]
+    (the leaf's seat's own observation), legal_mask [N, A], current_player [N]; other rows are
+    zeros with seat -1. evaluate() takes values [N, P] (each seat's expected share of the win)
+    and optionally priors [N, A] over the moves (normalised over the legal ones; None: uniform).
+    Selection is PUCT with the `exploration` constant; chance nodes are sampled on the way, never
+    evaluated; the end of a game is worth its returns. Environment i grows exactly the tree of
+    best_move(env.state(i), seed=seed + i) with an evaluator that gave the same values. The
+    algorithm is the game's tree search (MCTS; ISMCTS on hidden information, which walks states
+    drawn from the searching seat's knowledge), with best_move's options and the game's defaults;
+    `iterations` is per environment, the root's own evaluation aside. The environment's threads
+    run it. A step or reset of the environment ends a search.
+    """
+
+    def __init__(self, env: VectorEnv, algorithm: str = "auto", iterations: int | None = None, **options: Any):
+        if not isinstance(env, VectorEnv):
+            raise ValueError(f"BatchedSearch: expected a nutcore.VectorEnv, got {env!r}")
+        self.env = env
+        self._settings = {"algorithm": algorithm, "iterations": iterations, **options}
+        env._env.search_check(self._settings)
+        n, a, o = env.num_envs, env.num_actions, env.observation_size
+        self._leaves = {
+            "observation": np.zeros((n, o), np.float32),
+            "legal_mask": np.zeros((n, a), np.bool_),
+            "current_player": np.full(n, -1, np.int32),
+            "pending": np.zeros(n, np.bool_),
+        }
+
+    def start(self, seed: int | None = None) -> dict[str, np.ndarray] | None:
+        """Starts a search from every environment's position (none where it is at a chance node,
+        external mode); the first round of leaves, or None if none needs an evaluation.
+        Environment i's search is seeded with seed + i (mod 2**64); no seed: one from the system."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        count = self.env._env.search_start(self._settings, seed, self._leaves)
+        return self._leaves if count else None
+
+    def evaluate(self, values: Any, priors: Any = None) -> dict[str, np.ndarray] | None:
+        """The values [N, P] and priors ([N, A], or None) of the last round's leaves; rows without
+        a leaf are not read. The next round of leaves (the same arrays, written again), or None
+        when every search is done. A value that is not finite, a negative or non-finite prior,
+        or a wrong shape is a ValueError, and nothing changes."""
+        values = self._floats(values, "values", (self.env.num_envs, self.env.num_players))
+        if priors is not None:
+            priors = self._floats(priors, "priors", (self.env.num_envs, self.env.num_actions))
+        count = self.env._env.search_evaluate(values, priors, self._leaves)
+        return self._leaves if count else None
+
+    def result(self) -> dict[str, np.ndarray]:
+        """The finished searches: action [N] int64 (the most visited move; -1 where no search
+        ran), visits [N, A] int32 (the root's visits per move), value [N, P] float32 (the mean
+        return per seat) and iterations [N] int32."""
+        n, a, p = self.env.num_envs, self.env.num_actions, self.env.num_players
+        out = {
+            "action": np.empty(n, np.int64),
+            "visits": np.empty((n, a), np.int32),
+            "value": np.empty((n, p), np.float32),
+            "iterations": np.empty(n, np.int32),
+        }
+        self.env._env.search_result(out)
+        return out
+
+    def run(self, evaluator, seed: int | None = None) -> dict[str, np.ndarray]:
+        """The whole loop: evaluator(leaves) returns values, or (values, priors), for a round."""
+        leaves = self.start(seed)
+        while leaves is not None:
+            answer = evaluator(leaves)
+            leaves = self.evaluate(*answer) if isinstance(answer, tuple) else self.evaluate(answer)
+        return self.result()
+
+    @staticmethod
+    def _floats(x: Any, what: str, shape: tuple[int, int]) -> np.ndarray:
+        x = np.asarray(x)
+        if x.dtype == np.bool_ or not (np.issubdtype(x.dtype, np.floating) or np.issubdtype(x.dtype, np.integer)):
+            raise ValueError(f"evaluate: {what} must be numbers, got dtype {x.dtype}")
+        if x.shape != shape:
+            raise ValueError(f"evaluate: {what} must have shape {shape}, got {x.shape}")
+        return np.ascontiguousarray(x, dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return f"<nutcore.BatchedSearch over {self.env!r}, {self._settings}>"
