@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import nutcore
+from nutcore.learn.netfile import Weights
 from playing import play_randomly, random_step
 
 GAMES = nutcore.list_games()
@@ -205,6 +206,28 @@ def test_twins_the_searching_seat_cannot_tell_apart_are_searched_alike(name):
     assert checked >= 10
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_built_in_evaluator_runs_every_search_in_cpp(name):
+    """With evaluator="playout" (or "learned"), start() runs each search to its end: environment
+    i's is best_move's with seed + i."""
+    game = nutcore.load_game(name, players=2)
+    positions = decision_positions(game, seed=7, count=5)
+    env, _ = env_at(game, positions, threads=2)
+    net = nutcore.load_network(
+        Weights.random(name, 2, env.observation_size, env.num_actions, [32, 32], seed=2).to_bytes()
+    )
+    for options in ({"evaluator": "playout"}, {"evaluator": "learned", "network": net, "root_noise": 0.25}):
+        search = nutcore.BatchedSearch(env, iterations=40, **options)
+        assert search.start(seed=10) is None
+        result = search.result()
+        for i, state in enumerate(positions):
+            expected = nutcore.best_move(state, algorithm=tree_search(game), iterations=40, seed=10 + i, **options)
+            assert result["action"][i] == expected.action
+            assert {s.action: s.visits for s in expected.actions if s.visits} == {
+                a: result["visits"][i][a] for a in np.flatnonzero(result["visits"][i])
+            }
+
+
 def test_chance_rows_get_no_search():
     env = nutcore.VectorEnv("auf_die_nuesse", 6, seed=1, chance="external")
     out = env.reset()
@@ -259,7 +282,8 @@ def test_bad_settings():
         {"algorithm": "pimc"},
         {"time_limit": 1.0},
         {"threads": 2},
-        {"evaluator": "uniform"},
+        {"evaluator": "outside"},  # the caller's evaluation is what no evaluator means
+        {"evaluator": "learned"},  # no network is built in for nutz at 2 players, and none is given
         {"iterations": 0},
         {"widening": 1.0},  # an MCTS option
         {"nonsense": 1},

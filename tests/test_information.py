@@ -310,6 +310,7 @@ def test_search_gives_the_same_result_on_states_the_mover_cannot_tell_apart(play
             (s.action, s.visits, s.value) for s in rb.actions
         ]
         assert nutcore._core.greedy_action(a) == nutcore._core.greedy_action(b)
+        assert nutcore._core.rollout_action(a) == nutcore._core.rollout_action(b)
 
 
 def test_perfect_information_searches_are_not_offered():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_rules_ritter import BUSHES, THIEVES
 from test_rules_ritter import position as rules_position
 
 import nutcore
@@ -83,13 +84,13 @@ def test_avoids_a_thief_another_seat_knows_when_carrying():
 @pytest.mark.parametrize("name", HIDDEN)
 def test_first_iteration_tries_the_policy_move(name):
     # With policy_bias (the default) each node tries its rollout policy's move first; the policy
-    # reads only the seat's own knowledge, so the root's first try is the greedy bot's move.
+    # reads only the seat's own knowledge, so the root's first try is the playout policy's move.
     game = nutcore.load_game(name, players=3)
     rng = random.Random(8)
     state, checked = game.new_initial_state(), 0
     while not state.is_terminal() and checked < 30:
         if not state.is_chance_node() and len(state.legal_actions()) > 1:
-            greedy = nutcore._core.greedy_action(state)
+            greedy = nutcore._core.rollout_action(state)
             first = nutcore.best_move(state, "ismcts", iterations=1, seed=checked)
             assert first.action == greedy
             plain = nutcore.best_move(state, "ismcts", iterations=1, seed=checked, policy_bias=0)
@@ -217,3 +218,65 @@ def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, cap
     assert "view of seat 1" in out and "game over" in out
     # The whole truth (str(state), with its "undrawn:" line) is printed once: when the game is over.
     assert "view of seat 0" not in out and out.count("undrawn:") == 1
+
+
+# ----- Ritter's greedy bot apart from its playout policy
+
+
+def stalled(scores, b3_top="Max", b3_seen=(0,)):
+    """Every stack topped by a known thief: seat 0 draws at B3 (its top seen by `b3_seen`), seat 1
+    has seen the Leo tops of B1, B2 and B4 and the Max top of B5; seat 0 the others."""
+    stacks = {b: (4, "Fritz", [0]) for b in BUSHES}
+    stacks.update({b: (4, "Leo", [1]) for b in ("B1", "B2", "B4")})
+    stacks["B5"] = (4, "Max", [1])
+    stacks["B3"] = (4, b3_top, list(b3_seen))
+    return load(position(stacks=stacks, scores=scores))
+
+
+def likeliest_for_seat_1(state):
+    """Per kind, the thieves that can be B3's top as seat 1 knows: all of the kind less those removed
+    (public) and those on tops it has seen."""
+    data = state.to_json()
+    free = {}
+    for kind in THIEVES:
+        on_tops = sum(1 for s in data["stacks"] if s["top"] == kind)
+        removed = 8 - data["pool"][kind] - on_tops
+        seen = sum(1 for s in data["stacks"] if s["top"] == kind and 1 in s["seen_by"])
+        free[kind] = 8 - removed - seen
+    return max(THIEVES, key=lambda k: (free[k], -THIEVES.index(k)))
+
+
+def test_the_greedy_bot_breaks_a_stall_when_behind():
+    behind = stalled(scores=[6, 2])
+    guess = likeliest_for_seat_1(behind)
+    assert nutcore._core.greedy_action(behind) == behind.string_to_action(f"shout {guess}")
+    assert nutcore._core.rollout_action(behind) == behind.string_to_action("silent")  # the playouts stay
+    # The top's kind is hidden from seat 1: another kind there is the same guess.
+    for kind in THIEVES:
+        twin = stalled(scores=[6, 2], b3_top=kind)
+        assert nutcore._core.greedy_action(twin) == behind.string_to_action(f"shout {guess}")
+    ahead = stalled(scores=[2, 6])
+    assert ahead.action_to_string(nutcore._core.greedy_action(ahead)) == "silent"
+    seen = stalled(scores=[6, 2], b3_seen=(0, 1))  # a top it has seen: it knows, and says it
+    assert seen.action_to_string(nutcore._core.greedy_action(seen)) == "shout Max"
+
+
+def greedy_games_at_the_cap(policy, games, seed):
+    game = nutcore.load_game("ritter", players=2)
+    rng, capped = random.Random(seed), 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                random_step(state, rng)
+            else:
+                state.apply_action(policy(state))
+        capped += state.to_json()["turn"] >= 500
+    return capped / games
+
+
+def test_greedy_bots_end_their_games_and_greedy_playouts_stall():
+    # Two-player greedy play stalled at the 500-turn cap in about two games of three (issue 33):
+    # the bot's rule ends that, the playout policy keeps it (it is the better playout).
+    assert greedy_games_at_the_cap(nutcore._core.greedy_action, 60, seed=1) <= 0.05
+    assert greedy_games_at_the_cap(nutcore._core.rollout_action, 60, seed=1) >= 0.4

@@ -409,8 +409,9 @@ def test_a_stop_token_shows_the_search_as_it_runs(name, algorithm):
 @pytest.mark.parametrize("name, games", [("auf_die_nuesse", 300), ("purzelbaum", 600), ("ritter", 200), ("nutz", 300)])
 def test_greedy_playouts_follow_the_greedy_policy(name, games):
     # _core.greedy_playouts (for bench/iteration_cost.py) against the same games played in Python,
-    # greedy_action at every decision and chance by its odds: the same lengths and returns, within
-    # sampling error. (Uniformly random playouts differ clearly on every game but Purzelbaum.)
+    # the playout policy (rollout_action) at every decision and chance by its odds: the same
+    # lengths and returns, within sampling error. (Uniformly random playouts differ clearly on
+    # every game but Purzelbaum.)
     game = nutcore.load_game(name)
     start = game.new_initial_state()
     returns, lengths = _core.greedy_playouts(start, 2000, seed=4)
@@ -426,7 +427,7 @@ def test_greedy_playouts_follow_the_greedy_policy(name, games):
                 outcomes, odds = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, odds)[0])
             else:
-                state.apply_action(_core.greedy_action(state))
+                state.apply_action(_core.rollout_action(state))
             length += 1
         py_lengths.append(length)
         py_returns.append(state.returns()[0])

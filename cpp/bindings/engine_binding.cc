@@ -3,6 +3,7 @@
 // generic layers ask of a game, and the declared games themselves.
 #include "bindings/engine_binding.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -167,11 +168,54 @@ void bind_engine(py::module_& m) {
         t.kept.reset();
       });
 
+  py::class_<Network, std::shared_ptr<Network>>(m, "Network",
+                                                "A trained network of the learned evaluator (nutcore.load_network).")
+      .def(py::init([](const py::handle& data) {
+             return std::make_shared<Network>(Network::from_bytes(bytes_arg(data, "Network: data")));
+           }),
+           py::arg("data"))
+      .def_property_readonly("game", &Network::game)
+      .def_property_readonly("players", &Network::players)
+      .def_property_readonly("observation_size", &Network::input_size)
+      .def_property_readonly("num_actions", &Network::num_actions)
+      .def_property_readonly("hidden", &Network::hidden)
+      .def_property_readonly("num_parameters", &Network::num_parameters)
+      .def_property_readonly("header", [](const Network& n) { return json_to_py(n.header()); })
+      .def(
+          "evaluate",
+          [](const Network& n, const py::array_t<float, py::array::c_style | py::array::forcecast>& observation,
+             const std::vector<Action>& actions) {
+            if (observation.ndim() != 1 || observation.shape(0) != n.input_size())
+              throw std::invalid_argument("evaluate: the observation must have shape (" +
+                                          std::to_string(n.input_size()) + ",)");
+            for (Action a : actions)
+              if (a < 0 || a >= n.num_actions())
+                throw std::invalid_argument("evaluate: action " + std::to_string(a) + " out of range");
+            std::vector<float> scratch(n.scratch_size()), logits(actions.size());
+            std::vector<double> values(n.players());
+            n.evaluate(observation.data(), scratch.data(), values.data(), actions.data(),
+                       static_cast<int>(actions.size()), logits.data());
+            return py::make_tuple(values, std::vector<double>(logits.begin(), logits.end()));
+          },
+          py::arg("observation"), py::arg("actions"),
+          "(values per seat, the logits of `actions`) for one observation: the C++ forward pass.");
+  m.def(
+      "shipped_network",
+      [](const std::string& game, int players) -> py::object {
+        auto net = engine::shipped_network(game, players);
+        if (!net) return py::none();
+        return py::cast(std::const_pointer_cast<Network>(net));
+      },
+      py::arg("game"), py::arg("players"), "The network built in for a game at a player count, or None.");
+  m.def("shipped_networks", &engine::shipped_networks, "The built-in networks, as '<game>-<players>p'.");
+
   m.def(
       "best_move",
-      [](const engine::AnyState& state, const py::dict& settings, StopToken* token, KeptTree* tree) {
+      [](const engine::AnyState& state, const py::dict& settings, StopToken* token, KeptTree* tree,
+         std::shared_ptr<Network> network) {
         // Checked here, before any work: a bad setting is a ValueError naming it.
-        const engine::SearchRequest request = engine::parse_search_request(json_from_py(settings));
+        engine::SearchRequest request = engine::parse_search_request(json_from_py(settings));
+        request.network = network;
         std::shared_ptr<const engine::AnyState> copy = state.clone();  // Python may touch `state` meanwhile
         engine::KeptSearch* kept = tree ? tree->for_state(*copy) : nullptr;
         SearchProgress* progress = token ? &token->progress : nullptr;
@@ -189,7 +233,9 @@ void bind_engine(py::module_& m) {
         return outcome_to_py(r);
       },
       py::arg("state"), py::arg("settings"), py::arg("stop") = nullptr, py::arg("tree") = nullptr,
-      "best_move's whole search: settings {algorithm, iterations, time_limit, threads, seed, ...options}.");
+      py::arg("network") = nullptr,
+      "best_move's whole search: settings {algorithm, iterations, time_limit, threads, seed, ...options}; "
+      "network: the learned evaluator's, else the game's built-in one.");
 
   m.def(
       "solve",
@@ -268,21 +314,24 @@ void bind_engine(py::module_& m) {
           py::arg("out"))
       .def(
           "search_check",
-          [](const PyVectorEnv& v, const py::dict& settings) {
-            engine::prepare_batched_search(v.env->info(),
-                                           engine::parse_search_request(json_from_py(settings), "search"));
+          [](const PyVectorEnv& v, const py::dict& settings, std::shared_ptr<Network> network) {
+            engine::SearchRequest request = engine::parse_search_request(json_from_py(settings), "search");
+            request.network = network;
+            v.env->search_check(request);
           },
-          py::arg("settings"))
+          py::arg("settings"), py::arg("network") = nullptr)
       .def(
           "search_start",
-          [](PyVectorEnv& v, const py::dict& settings, const py::handle& seed, const py::dict& leaves) {
-            const engine::SearchRequest request = engine::parse_search_request(json_from_py(settings), "search");
+          [](PyVectorEnv& v, const py::dict& settings, const py::handle& seed, const py::dict& leaves,
+             std::shared_ptr<Network> network) {
+            engine::SearchRequest request = engine::parse_search_request(json_from_py(settings), "search");
+            request.network = network;
             const uint64_t s = seed_arg(seed);
             const engine::LeafBuffers buffers = leaf_buffers(*v.env, leaves);
             py::gil_scoped_release release;
             return v.env->search_start(request, s, buffers);
           },
-          py::arg("settings"), py::arg("seed"), py::arg("leaves"))
+          py::arg("settings"), py::arg("seed"), py::arg("leaves"), py::arg("network") = nullptr)
       .def(
           "search_evaluate",
           [](PyVectorEnv& v, const py::handle& values, const py::handle& priors, const py::dict& leaves) {

@@ -27,6 +27,16 @@ void bind_policies(py::module_& m) {
         py::arg("state"), "The game's heuristic evaluation: estimated final points per player.");
   }
   if constexpr (HasRolloutPolicy<G>) {
+    // The playout policy's move (where a game plays its greedy bot apart, greedy_action differs).
+    m.def(
+        "rollout_action",
+        [](const S& state) {
+          if (state.is_terminal() || state.is_chance_node())
+            throw std::invalid_argument("rollout_action needs a decision node");
+          Rng rng(0);
+          return rollout_action(state.rules(), state.state(), rng);
+        },
+        py::arg("state"), "The move of the game's playout policy (its greedy policy in the searches).");
     // Bare playouts of the kind heuristic_rollouts plays (bench/iteration_cost.py times a search
     // against playouts of its own kind).
     m.def(

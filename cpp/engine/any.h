@@ -104,8 +104,7 @@ class AnyVectorEnv {
   virtual int num_actions() const = 0;
   virtual int threads() const = 0;
   virtual bool external_chance() const = 0;
-  virtual int seat() const = 0;              // -1 unless a seat mode
-  virtual const GameInfo& info() const = 0;  // its game's
+  virtual int seat() const = 0;  // -1 unless a seat mode
   // Every environment's first game, environment i's generator seeded from (seed, i).
   virtual void reset(const VectorBuffers& out) = 0;
   // One action per environment (a chance outcome where one is due, external mode); checked first:
@@ -121,8 +120,10 @@ class AnyVectorEnv {
   virtual void set_state(int i, const std::string& bytes, const VectorBuffers& out) = 0;
   // The batched search (engine/batched_search.h) from every environment's position: start writes
   // the first round of leaves, evaluate takes their values [N, P] and priors ([N, A] or null) and
-  // writes the next; each returns the leaves it wrote (0: done). A step or reset ends a search.
-  // Settings as best_move's, but for the tree searches only and iterations only (prepare_batched_search).
+  // writes the next; each returns the leaves it wrote (0: done). With a built-in evaluator, start
+  // runs every search to its end. A step or reset ends a search. Settings as best_move's, but for
+  // the tree searches only and iterations only (prepare_batched_search).
+  virtual void search_check(const SearchRequest& request) const = 0;  // std::invalid_argument unless start takes it
   virtual int search_start(const SearchRequest& request, uint64_t seed, const LeafBuffers& out) = 0;
   virtual int search_evaluate(const float* values, const float* priors, const LeafBuffers& out) = 0;
   virtual void search_result(const SearchResultBuffers& out) const = 0;
@@ -242,10 +243,22 @@ SearchOutcome best_move(const AnyState& state, const SearchRequest& request, con
 
 uint64_t random_seed();  // from the system, for searches that give none
 
+// The trained networks built into the engine (python/nutcore/data/networks/<game>-<players>p.nnet,
+// generated/networks.inc): the learned evaluator's for `game` at `players`, or null; and which
+// there are, as "<game>-<players>p".
+std::shared_ptr<const Network> shipped_network(const std::string& game, int players);
+std::vector<std::string> shipped_networks();
+
+// The network the learned evaluator of `settings` uses for `game` (the request's, else the
+// game's built-in one), set into its options; std::invalid_argument if there is none or it is
+// another game's. Nothing for the other evaluators (a request's network then is an error).
+void attach_network(ResolvedSearch& settings, const SearchRequest& request, const AnyGame& game,
+                    const std::string& who);
+
 // A batched search's settings for a game (std::invalid_argument names what is wrong): the game's
 // tree search ("auto"; MCTS, or ISMCTS on hidden information), an iteration budget per
-// environment, the game's defaults under the request's options; no time limit, threads or
-// evaluator (the environment's threads run it, its caller evaluates).
-ResolvedSearch prepare_batched_search(const GameInfo& info, const SearchRequest& request);
+// environment, the game's defaults under the request's options; no time limit or threads (the
+// environment's threads run it). Without an evaluator its caller evaluates the leaves (kOutside).
+ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& request);
 
 }  // namespace nutcore::engine

@@ -8,7 +8,9 @@
 //
 // Environment i's tree is the one best_move(state_i, seed=seed + i) would grow with a built-in
 // evaluator that gave the same values and priors: the same tree code (search/mcts.h, ismcts.h),
-// the same seed, iterations run one after another. The tests hold the two to that.
+// the same seed, iterations run one after another. The tests hold the two to that. With a
+// built-in evaluator (playouts, a network) there is nothing to hand back: start runs every search
+// to its end, on the environment's threads.
 #pragma once
 
 #include <cmath>
@@ -41,7 +43,6 @@ class BatchedSearch {
   // (iterations per environment), environment i's seeded as best_move's with seed + i. Writes the
   // first round of leaves; returns how many there are.
   int start(const std::vector<S>& roots, Options options, uint64_t seed, const LeafBuffers& out) {
-    options.evaluator = Evaluator::kOutside;
     options.threads = 1;
     options.stop = nullptr;
     options.progress = nullptr;
@@ -145,6 +146,10 @@ class BatchedSearch {
         // As ReusingSearch seeds a search's first (only) tree.
         slot.tree = std::make_unique<Tree>(self.game_, root, o, o.seed * 0x9E3779B97F4A7C15ULL);
         slot.remaining = o.iterations;
+        if (o.evaluator != Evaluator::kOutside) {  // a built-in evaluator: the whole search now
+          slot.done = slot.tree->search(o.iterations, std::chrono::steady_clock::now(), 0.0);
+          slot.remaining = 0;
+        }
       }
       self.advance(i, *job.out);
     }
@@ -176,7 +181,8 @@ class BatchedSearch {
   void advance(int i, const LeafBuffers& out) {
     Slot& slot = slots_[i];
     slot.pending = false;
-    while (slot.tree && (slot.remaining > 0 || !slot.tree->root_evaluated())) {
+    const bool outside = options_.evaluator == Evaluator::kOutside;
+    while (outside && slot.tree && (slot.remaining > 0 || !slot.tree->root_evaluated())) {
       slot.root_leaf = !slot.tree->root_evaluated();
       if (slot.tree->begin_iteration()) {
         slot.pending = true;

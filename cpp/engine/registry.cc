@@ -178,11 +178,42 @@ PreparedSearch prepare_search(const AnyState& state, const SearchRequest& reques
   if (automatic && !sampling) effective.options = Json::object();
   const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
   out.settings = resolve_search(effective, chosen, defaults ? *defaults : Json::object(), who);
+  attach_network(out.settings, request, state.game(), who);
   return out;
 }
 
-ResolvedSearch prepare_batched_search(const GameInfo& info, const SearchRequest& request) {
+void attach_network(ResolvedSearch& settings, const SearchRequest& request, const AnyGame& game,
+                    const std::string& who) {
+  MctsOptions* m = settings.algorithm == Algorithm::kMcts     ? &settings.mcts
+                   : settings.algorithm == Algorithm::kIsmcts ? static_cast<MctsOptions*>(&settings.ismcts)
+                   : settings.algorithm == Algorithm::kPimc   ? static_cast<MctsOptions*>(&settings.pimc)
+                                                              : nullptr;
+  const bool learned = m && (m->evaluator == Evaluator::kLearned || m->evaluator == Evaluator::kLearnedPlayout);
+  if (!learned) {
+    if (request.network) fail(who + ": a network is for evaluator='learned'");
+    return;
+  }
+  const std::string& name = game.info().name;
+  const int players = game.num_players();
+  std::shared_ptr<const Network> net = request.network ? request.network : shipped_network(name, players);
+  if (!net) {
+    std::string known;
+    for (const std::string& n : shipped_networks()) known += (known.empty() ? "" : ", ") + n;
+    fail(who + ": no trained network for " + name + " at " + std::to_string(players) +
+         " players (evaluator 'learned'); built in: " + (known.empty() ? "none" : known));
+  }
+  if (net->game() != name || net->players() != players || net->input_size() != game.observation_tensor_size() ||
+      net->num_actions() != game.num_distinct_actions())
+    fail(who + ": the network is for " + net->game() + " at " + std::to_string(net->players()) + " players (" +
+         std::to_string(net->input_size()) + " inputs, " + std::to_string(net->num_actions()) + " moves), not for " +
+         name + " at " + std::to_string(players) + " players (" + std::to_string(game.observation_tensor_size()) +
+         " inputs, " + std::to_string(game.num_distinct_actions()) + " moves)");
+  m->network = net.get();
+}
+
+ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& request) {
   const std::string who = "search";
+  const GameInfo& info = game.info();
   const Algorithm tree = info.hidden_information ? Algorithm::kIsmcts : Algorithm::kMcts;
   const Algorithm chosen = request.algorithm.value_or(tree);
   if (chosen != tree)
@@ -190,10 +221,16 @@ ResolvedSearch prepare_batched_search(const GameInfo& info, const SearchRequest&
          "' (or 'auto'), not '" + algorithm_name(chosen) + "'");
   if (request.time_limit > 0) fail(who + ": give iterations (per environment), not a time_limit");
   if (request.threads != 1) fail(who + ": the environment's threads run the search; it takes no threads");
-  if (request.options.find("evaluator"))
-    fail(who + ": the leaves are evaluated by the caller; the batched search takes no evaluator");
   const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
-  return resolve_search(request, chosen, defaults ? *defaults : Json::object(), who);
+  ResolvedSearch out = resolve_search(request, chosen, defaults ? *defaults : Json::object(), who);
+  MctsOptions& m = chosen == Algorithm::kMcts ? out.mcts : static_cast<MctsOptions&>(out.ismcts);
+  if (!request.options.find("evaluator")) {  // the caller's, leaf by leaf
+    if (request.network) fail(who + ": a network is for evaluator='learned'");
+    m.evaluator = Evaluator::kOutside;
+    return out;
+  }
+  attach_network(out, request, game, who);
+  return out;
 }
 
 SearchOutcome best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,

@@ -28,14 +28,18 @@ const std::vector<Option>& options_of(Algorithm a) {
                                            {"policy_bias", Kind::kRealOrZero},
                                            {"margin", Kind::kWeight},
                                            {"margin_scale", Kind::kReal},
-                                           {"evaluator", Kind::kEvaluator}};
+                                           {"evaluator", Kind::kEvaluator},
+                                           {"root_noise", Kind::kWeight},
+                                           {"root_noise_alpha", Kind::kReal}};
   static const std::vector<Option> ismcts = {{"exploration", Kind::kRealOrZero},
                                              {"heuristic_rollouts", Kind::kFlag},
                                              {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
                                              {"policy_bias", Kind::kRealOrZero},
                                              {"margin", Kind::kWeight},
                                              {"margin_scale", Kind::kReal},
-                                             {"evaluator", Kind::kEvaluator}};
+                                             {"evaluator", Kind::kEvaluator},
+                                             {"root_noise", Kind::kWeight},
+                                             {"root_noise_alpha", Kind::kReal}};
   static const std::vector<Option> pimc = {{"exploration", Kind::kRealOrZero},
                                            {"heuristic_rollouts", Kind::kFlag},
                                            {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
@@ -143,6 +147,10 @@ void set_mcts_option(MctsOptions& m, const std::string& key, const Json& v) {
     m.margin_scale = v.as_number(key);
   else if (key == "evaluator")
     m.evaluator = evaluator_in(v, key);
+  else if (key == "root_noise")
+    m.root_noise = v.as_number(key);
+  else if (key == "root_noise_alpha")
+    m.root_noise_alpha = v.as_number(key);
 }
 
 Json mcts_json(const MctsOptions& m, Algorithm a) {
@@ -165,6 +173,10 @@ Json mcts_json(const MctsOptions& m, Algorithm a) {
       j.set(key, Json::number(m.margin_scale));
     else if (key == "evaluator")
       j.set(key, Json::string(evaluator_name(m.evaluator)));
+    else if (key == "root_noise")
+      j.set(key, Json::number(m.root_noise));
+    else if (key == "root_noise_alpha")
+      j.set(key, Json::number(m.root_noise_alpha));
   }
   return j;
 }
@@ -211,9 +223,9 @@ double real_in(const Json& v, const std::string& what, bool zero_allowed) {
 }
 
 Evaluator evaluator_in(const Json& v, const std::string& what) {
-  const std::string choices = "'playout' or 'uniform'";
+  const std::string choices = "'playout', 'uniform', 'learned' or 'learned+playout'";
   if (v.type() != Json::Type::kString) fail(what + " must be " + choices + ", got " + shown(v));
-  for (Evaluator e : {Evaluator::kPlayout, Evaluator::kUniform})
+  for (Evaluator e : {Evaluator::kPlayout, Evaluator::kUniform, Evaluator::kLearned, Evaluator::kLearnedPlayout})
     if (v.as_string(what) == evaluator_name(e)) return e;
   fail(what + " must be " + choices + ", got " + shown(v));
 }

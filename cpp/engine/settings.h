@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "search/expectimax.h"
 #include "search/ismcts.h"
 #include "search/mcts.h"
+#include "search/network.h"
 
 namespace nutcore::engine {
 
@@ -46,6 +48,8 @@ struct SearchRequest {
   int threads = 1;
   std::optional<uint64_t> seed;
   Json options = Json::object();
+  // The learned evaluator's network, if the caller gives its own (else the game's built-in one).
+  std::shared_ptr<const Network> network;
 };
 
 // Reads {"algorithm", "iterations", "time_limit", "threads", "seed", ...options}; a null budget

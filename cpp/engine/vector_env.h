@@ -77,7 +77,6 @@ class VectorModel final : public AnyVectorEnv {
   int threads() const override { return pool_.threads(); }
   bool external_chance() const override { return external_; }
   int seat() const override { return seat_; }
-  const GameInfo& info() const override { return model_->info(); }
 
   void reset(const VectorBuffers& out) override {
     search_.clear();
@@ -104,9 +103,10 @@ class VectorModel final : public AnyVectorEnv {
     pool_.run(n_, &VectorModel::step_share, &job);
   }
 
+  void search_check(const SearchRequest& request) const override { prepare_batched_search(*model_, request); }
   int search_start(const SearchRequest& request, uint64_t seed, const LeafBuffers& out) override {
     if (!started_) throw std::invalid_argument("search: call reset first");
-    const ResolvedSearch settings = prepare_batched_search(info(), request);
+    const ResolvedSearch settings = prepare_batched_search(*model_, request);
     std::vector<S> roots(envs_.size());
     for (size_t i = 0; i < envs_.size(); ++i) roots[i] = envs_[i].state;
     if constexpr (G::kHiddenInformation)

@@ -98,7 +98,12 @@ class IsmctsTree {
   static_assert(sizeof(Node) <= 24, "ISMCTS nodes stay within 24 bytes");
 
   IsmctsTree(const G& game, const State& root, const IsmctsOptions& options, uint64_t seed)
-      : game_(game), root_(root), options_(options), rng_(seed), observer_(game.current_player(root)) {
+      : game_(game),
+        root_(root),
+        options_(options),
+        rng_(seed),
+        observer_(game.current_player(root)),
+        evaluator_(game, options.evaluator, options.network) {
     table_.assign(1024, kEmpty);
     nodes_.reserve(1024);
     children_.reserve(1024 * 4);
@@ -165,7 +170,11 @@ class IsmctsTree {
       if (priors_.size() < children_.size()) priors_.resize(children_.size(), 0.0f);
       detail::normalised_priors(legal_, legal_.size(), priors, &priors_[node.first_child]);
       node.evaluated = 1;
-      if (index == root_index_ && path_.empty()) return;  // the root's own evaluation: not an iteration
+      if (index == root_index_ && path_.empty()) {  // the root's own evaluation: not an iteration
+        detail::add_root_noise(&priors_[node.first_child], node.num_children, options_.root_noise,
+                               options_.root_noise_alpha, rng_);
+        return;
+      }
     }
     double returns[kP] = {};
     for (int p = 0; p < game_.num_players(); ++p) returns[p] = values[p];
@@ -181,8 +190,10 @@ class IsmctsTree {
   void prepare(const IsmctsOptions& options, uint64_t seed) {
     options_ = options;
     rng_ = Rng(seed);
+    evaluator_ = detail::LeafEvaluator<G>(game_, options.evaluator, options.network);
     for (double& v : root_sum_) v = 0;
   }
+  Evaluator evaluator() const { return options_.evaluator; }
 
   // Tree reuse: nodes are keyed by information sets, so all of them stay valid for a later
   // position of the same game; the root becomes the searching seat's node there. False when the
@@ -232,14 +243,19 @@ class IsmctsTree {
   State leaf_{};
   uint64_t leaf_key_ = 0;
   uint32_t leaf_index_ = kEmpty;
+  detail::LeafEvaluator<G> evaluator_;
 
   bool evaluated() const { return options_.evaluator != Evaluator::kPlayout; }
 
   // The built-in evaluator at the leaf begin_iteration reached.
   void evaluate_here() {
     double values[kP] = {};
-    detail::builtin_values(options_.evaluator, game_.num_players(), values);
-    end_iteration(values, nullptr);
+    const float* priors = evaluator_.evaluate(leaf_, values, [this](double* out) {
+      State state = leaf_;
+      playout(state);
+      playout_rewards(game_, state, options_, out);
+    });
+    end_iteration(values, priors);
   }
 
   // An evaluated search's new node for `key` (the leaf's, `count` moves in legal_), its children

@@ -68,6 +68,11 @@ struct MctsOptions {
   // gives values and priors (PUCT, with `exploration` as its constant). With an evaluator,
   // heuristic_rollouts, widening and policy_bias have no effect.
   Evaluator evaluator = Evaluator::kPlayout;
+  const Network* network = nullptr;  // the learned evaluator's (the engine sets it: a game's own, or the caller's)
+  // With an evaluator: Dirichlet noise mixed into the root's priors, (1 - root_noise) * P +
+  // root_noise * Dir(root_noise_alpha), AlphaZero's exploration for self-play. 0: none.
+  double root_noise = 0.0;
+  double root_noise_alpha = 0.3;
   long max_nodes = 20'000'000;         // the search stops growing its tree beyond this (memory guard)
   const StopFlag* stop = nullptr;      // set by the caller: the search ends after its current iteration
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
@@ -105,6 +110,10 @@ inline void check_options(const MctsOptions& options) {
     throw std::invalid_argument("margin_scale must be > 0");
   if (!(options.policy_bias >= 0) || !std::isfinite(options.policy_bias))
     throw std::invalid_argument("policy_bias must be >= 0");
+  if (!(options.root_noise >= 0 && options.root_noise <= 1))
+    throw std::invalid_argument("root_noise must be in [0, 1]");
+  if (!(options.root_noise_alpha > 0) || !std::isfinite(options.root_noise_alpha))
+    throw std::invalid_argument("root_noise_alpha must be > 0");
 }
 
 // What a playout's end is worth to each seat (MctsOptions::margin): the returns, or mixed with the
@@ -132,12 +141,23 @@ concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, 
   { rollout_action(g, s, rng) } -> std::same_as<Action>;
 };
 
-// The game's greedy move at a decision node, as the greedy bot plays it: its rollout policy from a
-// fresh generator (uniform, by the same generator, for a game without one).
+// A game may play its greedy bot apart from its playout policy, found the same way:
+// `Action greedy_bot_action(const G&, const State&, Rng&)`, a legal action at a decision node. A
+// rule that makes a stronger player can make worse playouts (Ritter's, bench/RESULTS.md).
+template <typename G>
+concept HasGreedyBot = requires(const G& g, const typename G::StateType& s, Rng& rng) {
+  { greedy_bot_action(g, s, rng) } -> std::same_as<Action>;
+};
+
+// The game's greedy move at a decision node, as the greedy bot plays it: its greedy bot's, else its
+// rollout policy's, from a fresh generator (uniform, by the same generator, for a game with
+// neither).
 template <typename G>
 Action greedy_policy_action(const G& game, const typename G::StateType& state) {
   Rng rng(0);
-  if constexpr (HasRolloutPolicy<G>)
+  if constexpr (HasGreedyBot<G>)
+    return greedy_bot_action(game, state, rng);
+  else if constexpr (HasRolloutPolicy<G>)
     return rollout_action(game, state, rng);
   else
     return random_action_by_listing(game, state, rng);
@@ -180,6 +200,38 @@ inline double inverse_sqrt(uint32_t n) {
 inline double sqrt_log(uint32_t n) {
   return n < VisitTables::kSize ? kVisitTables.sqrt_log[n] : std::sqrt(std::log(static_cast<double>(n)));
 }
+// PUCT (search/evaluation.h) over `count` children, child(i) -> {visits, summed value, prior}; the first best.
+struct PuctChild {
+  uint32_t visits;
+  double value;
+  float prior;
+};
+template <typename Child>
+int select_puct(int count, uint32_t parent_visits, double exploration, Child&& child) {
+  double visited_value = 0;  // an unvisited child holds 0 and 0
+  uint32_t visited = 0;
+  for (int i = 0; i < count; ++i) {
+    const PuctChild c = child(i);
+    visited_value += c.value;
+    visited += c.visits;
+  }
+  const double first_play = visited ? visited_value * inverse(visited) : 0.0;
+  const double scale = exploration * std::sqrt(static_cast<double>(parent_visits));
+  int best = 0;
+  double best_score = -1e300;
+  // Products with the tables' reciprocals, not divisions: 320 children a node on Purzelbaum.
+  for (int i = 0; i < count; ++i) {
+    const PuctChild c = child(i);
+    const double q = c.visits ? c.value * inverse(c.visits) : first_play;
+    const double score = q + scale * c.prior * inverse(c.visits + 1);
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
 // The progressive bias: what the policy's move scores more, after n visits (MCTS and ISMCTS).
 inline double policy_bonus(double bias, uint32_t n) { return bias * inverse_sqrt(n + 1); }
 
@@ -404,7 +456,7 @@ class MctsTree {
   static_assert(sizeof(Node) <= 32, "MCTS nodes stay within 32 bytes (issue 13)");
 
   MctsTree(const G& game, const State& root, const MctsOptions& options, uint64_t seed)
-      : game_(game), root_(root), options_(options), rng_(seed) {
+      : game_(game), root_(root), options_(options), rng_(seed), evaluator_(game, options.evaluator, options.network) {
     allocate(1);
     node(0) = Node{};
     node(0).player = static_cast<int8_t>(game.current_player(root));
@@ -475,6 +527,13 @@ class MctsTree {
     const bool first = !node(index).expanded;
     if (first) expand(index, leaf_, priors);
     if (index == 0 && first) {  // the root's own evaluation: its priors only, not an iteration
+      Node& root = node(0);
+      if (root.num_children) {
+        float noisy[G::Actions::kCapacity];
+        for (int i = 0; i < root.num_children; ++i) noisy[i] = root_child(i).probability;
+        detail::add_root_noise(noisy, root.num_children, options_.root_noise, options_.root_noise_alpha, rng_);
+        for (int i = 0; i < root.num_children; ++i) node(root.first_child + i).probability = noisy[i];
+      }
       sync_root();
       ++node(0).visits;
       return;
@@ -493,8 +552,10 @@ class MctsTree {
   void prepare(const MctsOptions& options, uint64_t seed) {
     options_ = options;
     rng_ = Rng(seed);
+    evaluator_ = detail::LeafEvaluator<G>(game_, options.evaluator, options.network);
     for (float& v : root_sum_) v = 0;
   }
+  Evaluator evaluator() const { return options_.evaluator; }
 
   // Tree reuse: moves the root down `path` (the actions and chance outcomes played since this
   // tree's root) to `new_root`, keeping that subtree and dropping the rest (copied into fresh
@@ -538,6 +599,7 @@ class MctsTree {
   uint32_t used_in_chunk_ = 0;  // nodes used in the last chunk
   std::vector<uint32_t> path_;
   State leaf_{};  // an evaluated iteration's leaf
+  detail::LeafEvaluator<G> evaluator_;
   float root_sum_[kP] = {};
   // The root's children's UCT terms, kept up to date by the backup: every iteration scans all of the
   // root's children (320 at Purzelbaum's opening), and two arrays of doubles scan faster than the
@@ -601,8 +663,12 @@ class MctsTree {
   // The built-in evaluator at the leaf begin_iteration reached.
   void evaluate_here() {
     double values[kP] = {};
-    detail::builtin_values(options_.evaluator, game_.num_players(), values);
-    end_iteration(values, nullptr);
+    const float* priors = evaluator_.evaluate(leaf_, values, [this](double* out) {
+      State state = leaf_;
+      playout(state);
+      playout_rewards(game_, state, options_, out);
+    });
+    end_iteration(values, priors);
   }
 
   // PUCT over a decision node's children (search/evaluation.h), their priors in `probability`.
@@ -853,7 +919,9 @@ class ReusingSearch {
       if (t != 0) mine.progress = nullptr;  // one reporter
       const uint64_t seed = options.seed * 0x9E3779B97F4A7C15ULL + t;
       auto& tree = trees_[t];
-      if (tree && tree->reroot(root, path->data(), static_cast<int>(path->size()))) {
+      // A tree grown with another evaluator starts afresh: its nodes lack (or hold) priors.
+      if (tree && tree->evaluator() == mine.evaluator &&
+          tree->reroot(root, path->data(), static_cast<int>(path->size()))) {
         tree->prepare(mine, seed);
         // Its moves' visits (an MCTS node's first visit is a playout through no move).
         for (int i = 0; i < tree->root().num_children; ++i) reused[t] += tree->root_child(i).visits;

@@ -34,7 +34,7 @@ def get_library() -> str:
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
 from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
-from .search import SearchResult, SearchTree, best_move, solve  # noqa: E402
+from .search import Network, SearchResult, SearchTree, best_move, load_network, shipped_network, solve  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
 from .vector import BatchedSearch, VectorEnv  # noqa: E402
 
@@ -46,6 +46,7 @@ __all__ = [
     "Bot",
     "GreedyBot",
     "MatchResult",
+    "Network",
     "RandomBot",
     "SearchBot",
     "SearchResult",
@@ -60,8 +61,10 @@ __all__ = [
     "get_library",
     "list_games",
     "load_game",
+    "load_network",
     "make_bot",
     "play_match",
+    "shipped_network",
     "solve",
     "tournament",
 ]

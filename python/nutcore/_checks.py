@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
+import stat
 from typing import Any
 
 import numpy as np
@@ -76,3 +78,33 @@ def check_game(game: Any, who: str) -> str:
     if not _is_native(game, "Game"):
         raise ValueError(f"{who}: not a nutcore game (use nutcore.load_game): {game!r}")
     return type(game).name
+
+
+def read_small_file(path: Any, what: str, limit: int) -> bytes:
+    """The bytes of a file that the caller names: a regular file (not a device, a pipe or a
+    directory, which could block or never end) of at most `limit` bytes; every problem a
+    ValueError."""
+    shown = repr(os.fspath(path))
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as e:
+        raise ValueError(f"{what}: cannot read {shown}: {e.strerror or e}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{what}: {shown} is not a regular file")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as e:
+        raise ValueError(f"{what}: cannot read {shown}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError(f"{what}: {shown} is larger than {limit} bytes")
+    return data

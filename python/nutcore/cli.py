@@ -9,6 +9,7 @@ nutcore bench [--game G ...]   (a fixed search workload: nodes, speeds and a sig
 nutcore engine            (JSON lines on stdin/stdout: docs/engine-protocol.md)
 nutcore serve [--host 127.0.0.1] [--port 8000] [--open]   (the web page; needs nutcore[web])
 nutcore export-web DIR    (the page with the engine inside, for any static file server)
+nutcore train GAME --players N --dir RUN_DIR [--generations G] ...   (self-play; needs nutcore[train])
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import sys
 import time
 
@@ -303,6 +305,33 @@ def _export_web(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    from dataclasses import fields
+
+    from nutcore.learn.train import TrainConfig, train
+
+    given = {f.name: getattr(args, f.name) for f in fields(TrainConfig) if getattr(args, f.name, None) is not None}
+    if "hidden" in given:
+        try:
+            given["hidden"] = [int(h) for h in args.hidden.split(",")]
+        except ValueError:
+            raise ValueError(f"--hidden: sizes separated by commas, such as 128,128; got {args.hidden!r}") from None
+    config = TrainConfig(**given)
+    command = shlex.join(["nutcore", *args.argv])  # recorded in the network file's header
+    path = train(
+        config,
+        args.dir,
+        backend=args.backend,
+        workers=args.workers,
+        address=args.address,
+        command=command,
+        progress=not args.quiet,
+        network_path=args.network,
+    )
+    print(f"trained: {path}" + (f" (and {args.network})" if args.network else ""))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="nutcore", description="Rules engines and AI for squirrel-and-nut games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -409,7 +438,36 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(run=_export_web)
 
+    p = sub.add_parser("train", help="a learned evaluation by self-play (docs/learning.md; needs nutcore[train])")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--dir", required=True, help="the run's directory: records, checkpoints, log, plots; resumable")
+    p.add_argument("--network", help="also write the final network file here")
+    p.add_argument("--generations", type=int)
+    p.add_argument("--games", type=int, help="self-play games per generation")
+    p.add_argument("--iterations", type=int, help="search iterations per self-play move")
+    p.add_argument("--bootstrap-iterations", dest="bootstrap_iterations", type=int, help="generation 0's (playouts)")
+    p.add_argument("--hidden", help="hidden layer sizes, such as 128,128")
+    p.add_argument("--window", type=int, help="generations of records each fit reads")
+    p.add_argument(
+        "--value-mix", dest="value_mix", type=float, help="value target: this part the returns, the rest search values"
+    )
+    p.add_argument("--epochs", type=int)
+    p.add_argument("--batch", type=int)
+    p.add_argument("--learning-rate", dest="learning_rate", type=float)
+    p.add_argument("--rating-games", dest="rating_games", type=int, help="games against greedy per generation")
+    p.add_argument("--rating-iterations", dest="rating_iterations", type=int)
+    p.add_argument("--chunks", type=int, help="self-play chunks per generation (the backends' unit of work)")
+    p.add_argument("--num-envs", dest="num_envs", type=int, help="environments per chunk")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--workers", type=int, default=1, help="local: processes; ray: CPUs of a local Ray")
+    p.add_argument("--address", help="ray: the cluster to join")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_train)
+
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.run(args)
     except (ValueError, OSError) as e:

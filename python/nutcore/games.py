@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import stat
 from typing import Any
 
 from . import _checks, _core
@@ -20,31 +19,10 @@ MAX_CARD_FILE_BYTES = 1 << 20
 
 
 def _read_json_file(path: Any, what: str) -> Any:
-    """A JSON file that the caller names: a regular file (not a device, a pipe or a directory,
-    which could block or never end) of at most MAX_CARD_FILE_BYTES; every problem a ValueError."""
+    """A JSON file that the caller names: a regular file of at most MAX_CARD_FILE_BYTES
+    (_checks.read_small_file); every problem a ValueError."""
     shown = repr(os.fspath(path))
-    try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as e:
-        raise ValueError(f"{what}: cannot read {shown}: {e.strerror or e}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError(f"{what}: {shown} is not a regular file")
-        chunks, size = [], 0
-        while size <= MAX_CARD_FILE_BYTES:
-            chunk = os.read(fd, MAX_CARD_FILE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        data = b"".join(chunks)
-    except OSError as e:
-        raise ValueError(f"{what}: cannot read {shown}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_CARD_FILE_BYTES:
-        raise ValueError(f"{what}: {shown} is larger than {MAX_CARD_FILE_BYTES} bytes")
+    data = _checks.read_small_file(path, what, MAX_CARD_FILE_BYTES)
     try:
         return json.loads(data.decode("utf-8"))
     except RecursionError:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _checks, _core
-from ._core import StopToken
+from ._core import Network, StopToken
 
 # Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
 # _core.auto_algorithm(state) says which one "auto" takes there. Their options and defaults live in
@@ -123,6 +123,7 @@ def best_move(
     seed: int | None = None,
     stop: StopToken | None = None,
     tree: SearchTree | None = None,
+    network: Network | None = None,
     **options: Any,
 ) -> SearchResult:
     """Search from `state` (a decision node) and return the chosen action with its statistics.
@@ -143,7 +144,9 @@ def best_move(
     Other keyword options go to the algorithm (defaults: the generic ones, over which a game may
     set its own, nutcore.games.search_defaults(game, algorithm)). MCTS and ISMCTS: exploration,
     heuristic_rollouts, max_nodes, policy_bias (a progressive bias towards the game's greedy
-    policy), margin and margin_scale (a reward mixing the win with the points lead); MCTS also
+    policy), margin and margin_scale (a reward mixing the win with the points lead), evaluator
+    ("playout", the default; "uniform"; "learned": a trained network's values and move priors,
+    with PUCT selection, the game's built-in network or `network`, nutcore.load_network's); MCTS also
     widening (progressive widening where the game orders its moves); PIMC: those of ISMCTS but
     policy_bias, and determinizations. Expectimax: depth, bound, pruning, star2; with pruning (two
     players) it gives the exact value for the chosen move and upper bounds for the others;
@@ -155,8 +158,26 @@ def best_move(
         raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
     if tree is not None and not isinstance(tree, SearchTree):
         raise ValueError(f"best_move: tree must be a nutcore.SearchTree, got {tree!r}")
+    if network is not None and not isinstance(network, Network):
+        raise ValueError(f"best_move: network must be a nutcore.Network (nutcore.load_network), got {network!r}")
     settings = _settings(algorithm, iterations, time_limit, threads, seed, options)
-    return _result(_core.best_move(state, settings, stop, None if tree is None else tree._native))
+    return _result(_core.best_move(state, settings, stop, None if tree is None else tree._native, network))
+
+
+def load_network(source) -> Network:
+    """A trained network for the learned evaluator (docs/learning.md): from a file's path (a
+    regular file of at most 64 MiB) or its bytes. Its header says its game and player count;
+    best_move(..., evaluator="learned", network=it) searches with it. ValueError if it is not a
+    valid network file."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return Network(bytes(source))
+    return Network(_checks.read_small_file(source, "load_network", limit=64 << 20))
+
+
+def shipped_network(game: str, players: int) -> Network | None:
+    """The network built into the engine for `game` at `players` (evaluator="learned" uses it), or
+    None."""
+    return _core.shipped_network(game, players)
 
 
 def solve(state, stop: StopToken | None = None) -> SearchResult:

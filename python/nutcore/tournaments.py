@@ -26,17 +26,16 @@ import json
 import math
 import os
 import random
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _parallel
 from .bots import check_bot_for, make_bot
 from .match import _interval, play_game
 
-BACKENDS = ("local", "ray")
+BACKENDS = _parallel.BACKENDS
 _LOG = "games.jsonl"  # the resume log in the output directory: a header line, then a line per game
 _BOOTSTRAP = 200
 
@@ -368,46 +367,6 @@ def _batches(indices: list[int], size: int) -> list[list[int]]:
     return [indices[i : i + size] for i in range(0, len(indices), size)]
 
 
-def _run_local(game, specs, table, seed, batches, workers, on_batch) -> None:
-    if workers == 1:
-        for batch in batches:
-            on_batch(play_games(game, specs, table, seed, batch))
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        pending = {pool.submit(play_games, game, specs, table, seed, batch) for batch in batches}
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    on_batch(future.result())
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
-
-
-def _run_ray(game, specs, table, seed, batches, workers, address, on_batch) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError('the ray backend needs Ray: pip install "nutcore[ray]"') from None
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(play_games)
-    pending = [remote.remote(game, list(specs), list(table), seed, batch) for batch in batches]
-    try:
-        while pending:
-            finished, pending = ray.wait(pending, num_returns=1)
-            on_batch(ray.get(finished[0]))
-    except BaseException:
-        for ref in pending:
-            ray.cancel(ref)
-        raise
-
-
 def tournament(
     game,
     players: int | None = None,
@@ -499,10 +458,8 @@ def tournament(
             report(len(done), games)
 
     try:
-        if backend == "local":
-            _run_local(game, specs, table, seed, batches, workers, on_batch)
-        else:
-            _run_ray(game, specs, table, seed, batches, workers, address, on_batch)
+        tasks = [(game, specs, table, seed, batch) for batch in batches]
+        _parallel.run(play_games, tasks, on_batch, backend, workers, address)
     finally:
         if bar is not None:
             bar.close()

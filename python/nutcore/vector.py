@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _core
 from .games import load_game
 
 CHANCE_MODES = ("internal", "external")
@@ -191,14 +192,31 @@ class BatchedSearch:
     drawn from the searching seat's knowledge), with best_move's options and the game's defaults;
     `iterations` is per environment, the root's own evaluation aside. The environment's threads
     run it. A step or reset of the environment ends a search.
+
+    With a built-in evaluator (evaluator="playout", "uniform", or "learned" with the game's
+    network or `network`), nothing is handed back: start() runs every search to its end in C++,
+    on the environment's threads, and returns None; result() then has them. Self-play with a
+    trained network, or the default search in every environment at once.
     """
 
-    def __init__(self, env: VectorEnv, algorithm: str = "auto", iterations: int | None = None, **options: Any):
+    def __init__(
+        self,
+        env: VectorEnv,
+        algorithm: str = "auto",
+        iterations: int | None = None,
+        network: Any = None,
+        **options: Any,
+    ):
         if not isinstance(env, VectorEnv):
             raise ValueError(f"BatchedSearch: expected a nutcore.VectorEnv, got {env!r}")
+        if network is not None and not isinstance(network, _core.Network):
+            raise ValueError(
+                f"BatchedSearch: network must be a nutcore.Network (nutcore.load_network), got {network!r}"
+            )
         self.env = env
         self._settings = {"algorithm": algorithm, "iterations": iterations, **options}
-        env._env.search_check(self._settings)
+        self._network = network
+        env._env.search_check(self._settings, network)
         n, a, o = env.num_envs, env.num_actions, env.observation_size
         self._leaves = {
             "observation": np.zeros((n, o), np.float32),
@@ -213,7 +231,7 @@ class BatchedSearch:
         Environment i's search is seeded with seed + i (mod 2**64); no seed: one from the system."""
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        count = self.env._env.search_start(self._settings, seed, self._leaves)
+        count = self.env._env.search_start(self._settings, seed, self._leaves, self._network)
         return self._leaves if count else None
 
     def evaluate(self, values: Any, priors: Any = None) -> dict[str, np.ndarray] | None:
@@ -241,9 +259,12 @@ class BatchedSearch:
         self.env._env.search_result(out)
         return out
 
-    def run(self, evaluator, seed: int | None = None) -> dict[str, np.ndarray]:
-        """The whole loop: evaluator(leaves) returns values, or (values, priors), for a round."""
+    def run(self, evaluator=None, seed: int | None = None) -> dict[str, np.ndarray]:
+        """The whole loop: evaluator(leaves) returns values, or (values, priors), for a round
+        (none with a built-in evaluator)."""
         leaves = self.start(seed)
+        if leaves is not None and evaluator is None:
+            raise ValueError("run: this search hands its leaves back; give an evaluator(leaves)")
         while leaves is not None:
             answer = evaluator(leaves)
             leaves = self.evaluate(*answer) if isinstance(answer, tuple) else self.evaluate(answer)

@@ -1,0 +1,369 @@
+"""`nutcore train`: a game's learned evaluation by self-play, AlphaZero's loop on the CPU
+(docs/learning.md).
+
+Generation 0 plays with the default search (playouts), the strongest player there is before any
+network; each later generation plays with the learned search of the network trained so far (in
+C++, evaluator="learned"). After each generation the network is fitted again to the records of
+the last `window` generations: values to the games' returns (cross-entropy against each seat's
+share of the win), move priors to the search's visit distribution (cross-entropy over the legal
+moves), with Adam. Then it is exported to a network file (nutcore.load_network reads it) and
+rated: its search against the greedy bot over seat-rotated games.
+
+Everything is kept in the run's directory, so that running the same command again resumes where
+it stopped: run.json (the settings; a resumed run must match them), gen-K.npz (generation K's
+records), checkpoint.pt (the model and optimiser after the last finished generation), net-K.nnet,
+log.jsonl (a line per generation: losses, rating, times) and progress.png (the plots).
+
+PyTorch does the fitting (the `nutcore[train]` extra): it is the library most people who train
+networks already know, its CPU build is enough for networks of this size, and nothing of it is
+needed to play: the searches read the exported file in C++.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..games import load_game
+from ..search import Network
+from ..vector import BatchedSearch, VectorEnv
+from .netfile import Weights
+from .selfplay import PlayConfig, Records, generate
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        raise ValueError('training needs PyTorch: pip install "nutcore[train]"') from None
+    return torch
+
+
+@dataclass
+class TrainConfig:
+    game: str
+    players: int = 2
+    params: dict[str, Any] = field(default_factory=dict)
+    generations: int = 8
+    games: int = 400  # per generation
+    iterations: int = 100  # search iterations per move in self-play
+    bootstrap_iterations: int = 200  # generation 0's, with playouts
+    hidden: list[int] = field(default_factory=lambda: [128, 128])
+    window: int = 4  # generations of records to fit
+    value_mix: float = 0.0  # the value target: this much of the game's returns, the rest the search's root value
+    epochs: int = 10  # passes over the window per generation
+    batch: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    rating_games: int = 200  # against greedy, after each generation (0: none)
+    rating_iterations: int = 100
+    seed: int = 0
+    chunks: int = 8  # self-play chunks per generation (the unit of work of the backends)
+    num_envs: int = 32  # environments per chunk
+
+
+def make_model(torch, observation_size: int, num_actions: int, players: int, hidden: list[int]):
+    """The network of search/network.h as a torch module: (value logits [B, P], policy logits [B, A])."""
+    nn = torch.nn
+
+    class Mlp(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("input_scale", torch.ones(observation_size))
+            layers, width = [], observation_size
+            for h in hidden:
+                layers.append(nn.Linear(width, h))
+                width = h
+            self.layers = nn.ModuleList(layers)
+            self.value = nn.Linear(width, players)
+            self.policy = nn.Linear(width, num_actions)
+
+        def forward(self, x):
+            x = x * self.input_scale
+            for layer in self.layers:
+                x = torch.relu(layer(x))
+            return self.value(x), self.policy(x)
+
+    return Mlp()
+
+
+def export(model, game: str, players: int, about: dict[str, Any]) -> Weights:
+    """The torch module's parameters in the network file's layouts."""
+
+    def array(t) -> np.ndarray:
+        return t.detach().cpu().numpy().astype(np.float32)
+
+    return Weights(
+        game,
+        players,
+        array(model.input_scale),
+        [(array(layer.weight).T.copy(), array(layer.bias)) for layer in model.layers],
+        (array(model.value.weight).T.copy(), array(model.value.bias)),
+        (array(model.policy.weight), array(model.policy.bias)),
+        about,
+    )
+
+
+def losses(torch, model, obs, mask, policy, returns):
+    """(value loss, policy loss): cross-entropies against the returns and the visit distribution."""
+    value_logits, policy_logits = model(obs)
+    value_loss = -(returns * torch.log_softmax(value_logits, dim=1)).sum(dim=1).mean()
+    masked = policy_logits.masked_fill(~mask, -1e9)
+    policy_loss = -(policy * torch.log_softmax(masked, dim=1)).sum(dim=1).mean()
+    return value_loss, policy_loss
+
+
+def value_targets(records: Records, mix: float) -> np.ndarray:
+    """Each position's value target: `mix` of the game's returns, the rest the search's value at its
+    root. The returns alone make a value network learn the games it has seen by heart (a game's
+    positions share one outcome); the search's values differ from position to position."""
+    return (mix * records.returns + (1 - mix) * records.search_value).astype(np.float32)
+
+
+def fit(torch, model, optimiser, records: Records, epochs: int, batch: int, seed: int, mix: float) -> dict[str, float]:
+    """`epochs` passes over `records` in shuffled minibatches; the mean losses of the last pass."""
+    obs = torch.from_numpy(records.observation.astype(np.float32))
+    mask = torch.from_numpy(records.legal_mask.astype(bool))
+    policy = torch.from_numpy(records.policy.astype(np.float32))
+    returns = torch.from_numpy(value_targets(records, mix))
+    gen = torch.Generator().manual_seed(seed)
+    model.train()
+    totals = {"value_loss": 0.0, "policy_loss": 0.0}
+    for epoch in range(epochs):
+        order = torch.randperm(len(records), generator=gen)
+        sums, count = [0.0, 0.0], 0
+        for start in range(0, len(records), batch):
+            idx = order[start : start + batch]
+            v, p = losses(torch, model, obs[idx], mask[idx], policy[idx], returns[idx])
+            optimiser.zero_grad()
+            (v + p).backward()
+            optimiser.step()
+            sums[0] += v.item() * len(idx)
+            sums[1] += p.item() * len(idx)
+            count += len(idx)
+        if epoch == epochs - 1:
+            totals = {"value_loss": sums[0] / count, "policy_loss": sums[1] / count}
+    model.eval()
+    return totals
+
+
+def rate_against_greedy(config: TrainConfig, network: bytes, games: int, seed: int) -> float:
+    """The learned search's win share against the greedy bot, seats rotated (the fair share is
+    1 / players): a VectorEnv per seat, the learner's moves searched in C++."""
+    net = Network(network)
+    shares = []
+    per_seat = max(1, games // config.players)
+    for seat in range(config.players):
+        env = VectorEnv(
+            config.game,
+            min(64, per_seat),
+            players=config.players,
+            seed=seed + seat,
+            seat=seat,
+            opponents="greedy",
+            **config.params,
+        )
+        env.reset()
+        search = BatchedSearch(env, iterations=config.rating_iterations, evaluator="learned", network=net)
+        won, played, move = 0.0, 0, 0
+        while played < per_seat:
+            search.start(seed=seed + move)
+            out = env.step(search.result()["action"])
+            move += 1
+            for i in np.flatnonzero(out["terminated"]):
+                if played < per_seat:
+                    won += float(out["rewards"][i][seat])
+                    played += 1
+        shares.append(won / played)
+    return float(np.mean(shares))
+
+
+def _commit() -> str:
+    try:
+        here = Path(__file__).resolve().parent
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def train(
+    config: TrainConfig,
+    directory: str | os.PathLike,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    command: str = "",
+    progress: bool = True,
+    network_path: str | os.PathLike | None = None,
+) -> Path:
+    """Runs (or resumes) training in `directory`; the final network file's path (also written to
+    `network_path` if given)."""
+    torch = _torch()
+    torch.set_num_threads(max(1, workers))
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    game = load_game(config.game, players=config.players, **config.params)
+    settings = asdict(config)
+    run_file = directory / "run.json"
+    if run_file.exists():  # a resumed run: the same settings (more generations may be asked)
+        kept = json.loads(run_file.read_text())
+        changed = sorted(k for k in settings if k != "generations" and kept.get(k) != settings[k])
+        if changed:
+            raise ValueError(
+                f"train: {directory} holds a run with other settings ({', '.join(changed)}); "
+                "give another directory, or the same settings to resume"
+            )
+    run_file.write_text(json.dumps(settings, indent=1) + "\n")
+    obs_size, num_actions = game.observation_tensor_shape()[0], game.num_distinct_actions()
+    torch.manual_seed(config.seed)
+    model = make_model(torch, obs_size, num_actions, config.players, config.hidden)
+    optimiser = torch.optim.Adam(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
+    checkpoint = directory / "checkpoint.pt"
+    log_file = directory / "log.jsonl"
+    start_gen = 0
+    if checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=True)
+        model.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        start_gen = int(state["generation"]) + 1
+    log = [json.loads(line) for line in log_file.read_text().splitlines()] if log_file.exists() else []
+    log = [entry for entry in log if entry["generation"] < start_gen]
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(
+            total=config.generations * config.games,
+            initial=start_gen * config.games,
+            unit="game",
+            desc=f"{config.game} {config.players}p training",
+            dynamic_ncols=True,
+        )
+    about_base = {"command": command, "commit": _commit(), "trainer": "nutcore.learn.train", "settings": settings}
+    try:
+        for gen in range(start_gen, config.generations):
+            began = time.perf_counter()
+            records_file = directory / f"gen-{gen}.npz"
+            if records_file.exists():
+                records = Records.load(str(records_file))
+                if bar:
+                    bar.update(config.games)
+            else:
+                play = PlayConfig(
+                    config.game,
+                    config.players,
+                    config.params,
+                    iterations=config.bootstrap_iterations if gen == 0 else config.iterations,
+                    evaluator="playout" if gen == 0 else "learned",
+                    num_envs=config.num_envs,
+                )
+                network = None if gen == 0 else (directory / f"net-{gen - 1}.nnet").read_bytes()
+                records = generate(
+                    play,
+                    network,
+                    config.games,
+                    seed=config.seed * 1000 + gen,
+                    chunks=config.chunks,
+                    backend=backend,
+                    workers=workers,
+                    address=address,
+                    progress=bar.update if bar else None,
+                )
+                records.save(str(records_file))
+            played = time.perf_counter() - began
+            window = [
+                Records.load(str(directory / f"gen-{k}.npz")) for k in range(max(0, gen - config.window + 1), gen)
+            ]
+            data = Records.concatenate([*window, records])
+            if gen == 0:  # the input scale, once: each feature divided by its largest magnitude seen
+                top = np.abs(data.observation).max(axis=0)
+                model.input_scale.copy_(
+                    torch.from_numpy(np.where(top > 0, 1.0 / np.maximum(top, 1e-6), 1.0).astype(np.float32))
+                )
+            fitted = fit(
+                torch,
+                model,
+                optimiser,
+                data,
+                config.epochs,
+                config.batch,
+                seed=config.seed * 1000 + gen,
+                mix=config.value_mix,
+            )
+            trained = time.perf_counter() - began - played
+            about = {
+                **about_base,
+                "generation": gen,
+                "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            }
+            network_bytes = export(model, config.game, config.players, about).to_bytes()
+            (directory / f"net-{gen}.nnet").write_bytes(network_bytes)
+            rating = None
+            if config.rating_games:
+                rating = rate_against_greedy(config, network_bytes, config.rating_games, seed=config.seed * 1000 + gen)
+            entry = {
+                "generation": gen,
+                "positions": len(records),
+                "window_positions": len(data),
+                **fitted,
+                "win_share_against_greedy": rating,
+                "seconds_self_play": round(played, 1),
+                "seconds_training": round(trained, 1),
+                "seconds_rating": round(time.perf_counter() - began - played - trained, 1),
+            }
+            log.append(entry)
+            log_file.write_text("".join(json.dumps(e) + "\n" for e in log))
+            torch.save(
+                {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "generation": gen}, checkpoint
+            )
+            _plot(log, directory / "progress.png", config)
+            if bar:
+                bar.set_postfix(gen=gen, greedy=None if rating is None else round(rating, 3))
+    finally:
+        if bar:
+            bar.close()
+    final = directory / f"net-{config.generations - 1}.nnet"
+    out = directory / f"{config.game}-{config.players}p.nnet"
+    out.write_bytes(final.read_bytes())
+    if network_path is not None:
+        Path(network_path).write_bytes(final.read_bytes())
+    return out
+
+
+def _plot(log: list[dict[str, Any]], path: Path, config: TrainConfig) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # plots need the plot extra; training goes on without them
+        return
+    gens = [e["generation"] for e in log]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.plot(gens, [e["value_loss"] for e in log], marker="o", label="value")
+    left.plot(gens, [e["policy_loss"] for e in log], marker="o", label="policy")
+    left.set_xlabel("generation")
+    left.set_ylabel("loss (last epoch)")
+    left.legend()
+    rated = [(e["generation"], e["win_share_against_greedy"]) for e in log if e["win_share_against_greedy"] is not None]
+    if rated:
+        right.plot(*zip(*rated), marker="o")
+    right.axhline(1 / config.players, color="grey", linestyle=":", label="fair share")
+    right.set_xlabel("generation")
+    right.set_ylabel("win share against greedy")
+    right.set_ylim(0, 1)
+    right.legend()
+    fig.suptitle(f"{config.game}, {config.players} players")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
