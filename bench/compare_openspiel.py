@@ -75,8 +75,9 @@ def strength_algorithm(name: str, choice: str) -> str:
     return "auto" if choice == "auto" else nutcore_algorithm(name)
 
 
-def strength_label(name: str, choice: str) -> str:
-    return f"auto ({nutcore_algorithm(name)})" if choice == "auto" else nutcore_algorithm(name)
+def strength_label(name: str, choice: str, evaluator: str = "playout") -> str:
+    label = f"auto ({nutcore_algorithm(name)})" if choice == "auto" else nutcore_algorithm(name)
+    return label if evaluator == "playout" else f"{label}, {evaluator}"
 
 
 def openspiel_bot_name(name: str) -> str:
@@ -199,7 +200,7 @@ def speed(args, name: str, players: int) -> dict:
 
 def play_one(job) -> dict:
     """One full game; nutcore's bot sits in seat `index % players`."""
-    name, players, index, seconds, uct_c, seed, choice = job
+    name, players, index, seconds, uct_c, seed, choice, evaluator = job
     game = pyspiel.load_game(f"nutcore_{name}", {"players": players})
     rng = random.Random(f"{seed}:{name}:{players}:{index}")
     seat = index % players
@@ -220,7 +221,9 @@ def play_one(job) -> dict:
         if side == "nutcore":
             # The adapter state is handed over as it is: best_move searches the native state it wraps.
             algorithm = strength_algorithm(name, choice)
-            action = nutcore.best_move(state, algorithm, time_limit=seconds, seed=rng.getrandbits(63)).action
+            action = nutcore.best_move(
+                state, algorithm, time_limit=seconds, seed=rng.getrandbits(63), evaluator=evaluator
+            ).action
         else:
             action = opponent.step(state)
         spent[side] += time.perf_counter() - start
@@ -242,7 +245,10 @@ def wilson(share: float, n: int) -> tuple[float, float]:
 
 
 def strength(args, pool, name: str, players: int) -> dict:
-    jobs = [(name, players, i, args.time_per_move, args.uct_c, args.seed, args.nutcore) for i in range(args.games)]
+    jobs = [
+        (name, players, i, args.time_per_move, args.uct_c, args.seed, args.nutcore, args.evaluator)
+        for i in range(args.games)
+    ]
     start = time.perf_counter()
     games = list(pool.map(play_one, jobs))
     n = len(games)
@@ -322,7 +328,7 @@ def report(args, speeds: list[dict], strengths: list[dict], seconds: float) -> s
     for s in strengths:
         low, high = s["ci"]
         lines.append(
-            f"| {s['game']} | {s['players']} | {strength_label(s['game'], args.nutcore)} "
+            f"| {s['game']} | {s['players']} | {strength_label(s['game'], args.nutcore, args.evaluator)} "
             f"| {openspiel_bot_name(s['game'])} x{s['players'] - 1} | {s['games']} | {s['share']:.3f} "
             f"| {low:.3f}-{high:.3f} "
             f"| {s['per_move']['nutcore']:.3f} / {s['per_move']['openspiel']:.3f} "
@@ -354,6 +360,13 @@ def main() -> None:
         default="search",
         help="strength: nutcore plays its tree search on every move, like OpenSpiel's bot (search), or "
         "best_move's default 'auto' (the exact solver where one decides, as in Purzelbaum's winter)",
+    )
+    parser.add_argument(
+        "--evaluator",
+        choices=["playout", "learned", "learned+playout"],
+        default="playout",
+        help="strength: nutcore's leaf evaluation (playout, the default; the learned ones use the game's "
+        "built-in network: docs/learning.md)",
     )
     parser.add_argument("--workers", type=int, default=2, help="strength: processes playing games (2)")
     parser.add_argument("--seed", type=int, default=2026, help="seeds the positions and the games (2026)")

@@ -649,7 +649,7 @@ def test_bad_requests_and_wrong_order():
     ]:
         _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, request, byref(out))
     assert state.to_json_text() == before
-    for spec in (b"", b"no_such_bot", b"\xff", b"auto:iterations=0", b"level:11", b"greedy:memory=x", b"mcts:,"):
+    for spec in (b"", b"no_such_bot", b"\xff", b"auto:iterations=0", b"level:12", b"greedy:memory=x", b"mcts:,"):
         _fails(NC_INVALID_ARGUMENT, lib.nc_bot_new, spec, byref(out))
     for seat in (-1, 2, 1000):
         _fails(NC_INVALID_ARGUMENT, lib.nc_state_observation_json, state.handle, seat, byref(out))

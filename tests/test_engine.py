@@ -117,7 +117,7 @@ def test_go_plays_levels_and_forgetful_bots(proc, name):
         assert reply["move"] is not None and reply["result"] is None
         status, moves = reply["status"], moves + 1
     assert moves == 40 or status["terminal"]
-    assert h.ask(cmd="go", bot="level:11")["error"] == "bad_request"
+    assert h.ask(cmd="go", bot="level:12")["error"] == "bad_request"
 
 
 @pytest.mark.parametrize("name", nutcore.list_games())

@@ -235,12 +235,25 @@ def test_self_play_records_are_the_same_on_any_backend():
     one = selfplay.generate(config, None, games=7, seed=4, chunks=3, workers=1)
     two = selfplay.generate(config, None, games=7, seed=4, chunks=3, workers=2)
     assert len(np.unique(one.game_index)) == 7
-    for field in ("observation", "legal_mask", "policy", "returns", "player", "game_index"):
+    for field in ("observation", "legal_mask", "policy", "returns", "search_value", "player", "game_index"):
         assert np.array_equal(getattr(one, field), getattr(two, field)), field
     # Each row: a legal decision of its seat, the visit distribution over legal moves, the returns.
     assert np.allclose(one.policy.sum(axis=1), 1.0)
     assert not (one.policy * ~one.legal_mask).any()
     assert np.allclose(one.returns.sum(axis=1), 1.0)
+
+
+def test_self_play_on_ray_gives_the_same_records():
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'nutcore[ray]')")
+    config = selfplay.PlayConfig("ritter", 2, {}, iterations=6, evaluator="playout", num_envs=2)
+    here = selfplay.generate(config, None, games=4, seed=9, chunks=2)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        there = selfplay.generate(config, None, games=4, seed=9, chunks=2, backend="ray", workers=2)
+    finally:
+        ray.shutdown()
+    for field in ("observation", "policy", "returns", "search_value", "game_index"):
+        assert np.array_equal(getattr(here, field), getattr(there, field)), field
 
 
 def test_train_a_tiny_network_and_resume(tmp_path):

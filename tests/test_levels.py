@@ -146,6 +146,8 @@ def test_a_level_plays_as_its_game_sets_it(name):
         assert (kind, options) == expected
         if options.get("iterations", 0) > 1000:
             continue
+        # Played, level 11 is the level below where the engine has no network for the player count.
+        kind, options = nutcore.bots.level_settings(name, level, states[0].get_game().num_players())
         bot = nutcore.make_bot(f"level:{level}")
         same = nutcore.bots.GreedyBot(**options) if kind == "greedy" else nutcore.SearchBot(kind, **options)
         bot.reset(level)
@@ -176,8 +178,23 @@ def test_levels_grow_stronger_at_the_ends():
 
 
 @pytest.mark.parametrize(
-    "spec", ["level:0", "level:11", "level:x", "level:", "level:3,iterations=5", "greedy:depth=2", "greedy:memory=2"]
+    "spec", ["level:0", "level:12", "level:x", "level:", "level:3,iterations=5", "greedy:depth=2", "greedy:memory=2"]
 )
 def test_bad_level_and_memory_specs(spec):
     with pytest.raises(ValueError):
         nutcore.make_bot(spec)
+
+
+def test_the_learned_level_is_the_one_below_where_no_network_is_built_in():
+    for name in GAMES:
+        for players in (2, 3, 4):
+            kind, options = nutcore.bots.level_settings(name, 11, players)
+            if nutcore.shipped_network(name, players) is None:
+                assert (kind, options) == nutcore.bots.level_settings(name, 10, players)
+            else:
+                assert options["evaluator"] in ("learned", "learned+playout")
+        assert nutcore.bots.level_settings(name, 11)[1]["evaluator"] in ("learned", "learned+playout")
+        bot = nutcore.make_bot("level:11")
+        for players in (2, 3):
+            state = states_along_a_game(name, players=players, every=5)[1]
+            assert bot.step(state) in state.legal_actions()

@@ -278,8 +278,10 @@ def test_public_observer_of_a_perfect_information_game(name):
     for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
         public = os_observation.make_observation(game, pyspiel.IIGObservationType(True, False, private))
         assert public.string_from(state, 1) == state.observation_string(1) == state.observation_string(0)
-        public.set_from(state, 0)
-        np.testing.assert_array_equal(public.tensor, state.nutcore_state.observation_tensor(1))
+        # The tensors are seat-relative (a viewer segment): a public view is seat 0's, whoever asks.
+        public.set_from(state, 1)
+        np.testing.assert_array_equal(public.tensor, state.nutcore_state.observation_tensor(0))
+        assert not np.array_equal(state.nutcore_state.observation_tensor(1), public.tensor)
 
 
 @pytest.mark.parametrize("name", HIDDEN)

@@ -411,8 +411,9 @@ void bind_engine(py::module_& m) {
         return d;
       },
       py::arg("spec"), "A spec's parts, checked: kind, settings (of its search), memory, noise, name.");
-  m.def("level_spec", &engine::level_spec, py::arg("game"), py::arg("level"),
-        "The bot spec of difficulty level 1..10 on a game (its own table, or the generic one).");
+  m.def("level_spec", &engine::level_spec, py::arg("game"), py::arg("level"), py::arg("players") = 0,
+        "The bot spec of difficulty level 1..11 on a game (its own table, or the generic one); with "
+        "players, the level below where that one needs a network not built in for that player count.");
 
   // The protocol engine (engine/protocol.h).
   m.attr("PROTOCOL_VERSION") = engine::kProtocolVersion;

@@ -35,7 +35,8 @@ template <typename Game, typename State>
 struct PerfectInformation {
   uint64_t information_key(const State& s, int) const { return hash_bytes(s); }
   std::string information_string(const State& s, int) const { return static_cast<const Game*>(this)->to_string(s); }
-  // The observation is the whole state: one float per byte of its layout (documented per game).
+  // The observation is the whole state: one float per byte of its layout. A start for a new game
+  // only: a network learns little from packed bytes, so a game hides these with its own decoding.
   static int observation_tensor_size() { return static_cast<int>(sizeof(State)); }
   void observation_tensor(const State& s, int, float* out) const {
     const auto* bytes = reinterpret_cast<const unsigned char*>(&s);

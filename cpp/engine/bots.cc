@@ -96,19 +96,31 @@ const std::vector<std::string>& generic_levels() {
   // Weakest first: beginners are noisy, forgetful greedy players; from level 5 the game's own
   // best_move ("auto") with a growing budget. A game's declaration may replace the table
   // (kLevels), so that its levels are about equally spaced in rating (docs/levels.md).
-  static const std::vector<std::string> levels = {"greedy:noise=0.6,memory=0.3",   "greedy:noise=0.35,memory=0.5",
-                                                  "greedy:noise=0.15,memory=0.7",  "greedy:memory=0.85",
-                                                  "auto:iterations=30,memory=0.9", "auto:iterations=100,memory=0.95",
-                                                  "auto:iterations=300",           "auto:iterations=1000",
-                                                  "auto:iterations=3000",          "auto:iterations=10000"};
+  static const std::vector<std::string> levels = {"greedy:noise=0.6,memory=0.3",
+                                                  "greedy:noise=0.35,memory=0.5",
+                                                  "greedy:noise=0.15,memory=0.7",
+                                                  "greedy:memory=0.85",
+                                                  "auto:iterations=30,memory=0.9",
+                                                  "auto:iterations=100,memory=0.95",
+                                                  "auto:iterations=300",
+                                                  "auto:iterations=1000",
+                                                  "auto:iterations=3000",
+                                                  "auto:iterations=10000",
+                                                  "auto:iterations=10000,evaluator=learned+playout"};
   return levels;
 }
 
-std::string level_spec(const std::string& game, int level) {
+std::string level_spec(const std::string& game, int level, int players) {
   if (level < 1 || level > kNumLevels) fail("a level is 1.." + std::to_string(kNumLevels));
+  std::string spec = generic_levels()[level - 1];
   for (const GameInfo& info : game_infos())
-    if (info.name == game && !info.levels[level - 1].empty()) return info.levels[level - 1];
-  return generic_levels()[level - 1];
+    if (info.name == game && !info.levels[level - 1].empty()) spec = info.levels[level - 1];
+  if (players > 0 && level > 1) {
+    const Json* evaluator = parse_bot_spec(spec).settings.find("evaluator");
+    const bool learned = evaluator && evaluator->as_string("evaluator").rfind("learned", 0) == 0;
+    if (learned && !shipped_network(game, players)) return level_spec(game, level - 1, players);
+  }
+  return spec;
 }
 
 BotSpec parse_bot_spec(const std::string& spec) {
@@ -255,12 +267,14 @@ void Bot::reset(uint64_t seed) {
 Bot& Bot::for_game(const AnyState& state) {
   if (spec_.kind != BotSpec::Kind::kLevel) return *this;
   const std::string& game = state.game().info().name;
-  auto found = levels_.find(game);
+  const int players = state.game().num_players();
+  const std::string key = game + "/" + std::to_string(players);  // a level may differ by player count
+  auto found = levels_.find(key);
   if (found == levels_.end()) {
-    auto bot = std::make_unique<Bot>(parse_bot_spec(level_spec(game, spec_.level)));
+    auto bot = std::make_unique<Bot>(parse_bot_spec(level_spec(game, spec_.level, players)));
     bot->set_name(name_);
     bot->reset(seed_);
-    found = levels_.emplace(game, std::move(bot)).first;
+    found = levels_.emplace(key, std::move(bot)).first;
   }
   return *found->second;
 }

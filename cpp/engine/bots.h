@@ -7,8 +7,10 @@
 //                                    (iterations=N, threads=T, depth=D, ...; the sampling searches
 //                                    default to iterations=1000), and memory=R, noise=P, and for
 //                                    auto, mcts and ismcts reuse=true (a tree kept between moves)
-//   level:N                          difficulty level N in 1..10: the game's own table of specs
-//                                    (its declaration's kLevels) or the generic one
+//   level:N                          difficulty level N in 1..11: the game's own table of specs
+//                                    (its declaration's kLevels) or the generic one; a level whose
+//                                    search needs a trained network the game lacks at that player
+//                                    count (evaluator=learned) plays the level below it
 //
 // memory: the chance of remembering each fact the game asks a player to memorise, drawn afresh at
 // every move (AnyState::forget); noise: the chance of a uniformly random legal move instead. Each
@@ -28,7 +30,7 @@
 
 namespace nutcore::engine {
 
-constexpr int kNumLevels = 10;
+constexpr int kNumLevels = 11;
 
 struct BotSpec {
   enum class Kind : uint8_t { kRandom, kGreedy, kSearch, kLevel };
@@ -50,8 +52,9 @@ BotSpec parse_bot_spec(const std::string& spec);
 // The same from a spec's parts: the bot's name ("greedy", "mcts", ...) and its settings.
 BotSpec make_bot_spec(const std::string& name, const Json& settings);
 
-// The spec of level `level` on `game` (its own table, else the generic one).
-std::string level_spec(const std::string& game, int level);
+// The spec of level `level` on `game` (its own table, else the generic one); with `players`, the
+// level below where that one needs a network the engine has not built in for that player count.
+std::string level_spec(const std::string& game, int level, int players = 0);
 const std::vector<std::string>& generic_levels();
 
 // A tree kept between searches for one game at a time: made anew when the game changes.

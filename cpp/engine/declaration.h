@@ -7,7 +7,7 @@
 //   kWholeGameSolver                           whether its solver solves to the end of the game
 //   kSearchDefaults                            JSON text: per algorithm, options over the generic
 //                                              defaults ({"mcts": {"policy_bias": 1.0}})
-//   kLevels                                    difficulty levels 1..10 as bot specs, or nullptr
+//   kLevels                                    difficulty levels 1..11 as bot specs, or nullptr
 //                                              each for the generic level (engine/bots.cc)
 //   auto_algorithm(game, state)                what "auto" plays at a decision
 //   solver_applies(game, state)                where its exact solver decides

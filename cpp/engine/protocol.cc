@@ -987,7 +987,7 @@ void Engine::go(const Json& msg, const Json* rid) {
   if (spec) {
     const std::string shown_name = spec->name;
     if (spec->kind == BotSpec::Kind::kLevel)
-      spec = parse_bot_spec(level_spec(name_, spec->level));  // as this game sets it
+      spec = parse_bot_spec(level_spec(name_, spec->level, state.game().num_players()));  // as this game sets it
     try {
       Bot(*spec).check_for(state);
     } catch (const std::invalid_argument&) {

@@ -188,9 +188,10 @@ void attach_network(ResolvedSearch& settings, const SearchRequest& request, cons
                    : settings.algorithm == Algorithm::kIsmcts ? static_cast<MctsOptions*>(&settings.ismcts)
                    : settings.algorithm == Algorithm::kPimc   ? static_cast<MctsOptions*>(&settings.pimc)
                                                               : nullptr;
-  const bool learned = m && (m->evaluator == Evaluator::kLearned || m->evaluator == Evaluator::kLearnedPlayout);
+  if (!m) return;  // an exact algorithm ("auto" may pick one): the sampling searches' settings are ignored
+  const bool learned = m->evaluator == Evaluator::kLearned || m->evaluator == Evaluator::kLearnedPlayout;
   if (!learned) {
-    if (request.network) fail(who + ": a network is for evaluator='learned'");
+    if (request.network) fail(who + ": a network is for evaluator='learned' or 'learned+playout'");
     return;
   }
   const std::string& name = game.info().name;

@@ -124,22 +124,27 @@ class LevelBot(NativeBot):
         super().__init__(_native(self._spec))
         self.level = level
 
-    def for_game(self, game: str) -> NativeBot:
-        """A bot that plays as this level does on `game` (a new one, named as the level)."""
-        spec = _core.level_spec(game, self.level)
+    def for_game(self, game: str, players: int = 0) -> NativeBot:
+        """A bot that plays as this level does on `game` at `players` (a new one, named as the
+        level; 0: as the game declares it, whatever the player count)."""
+        spec = _core.level_spec(game, self.level, players)
         bot = NativeBot(_native(spec))
         bot._spec = spec
         bot.name = self.name
         return bot
 
 
-NUM_LEVELS = 10
+NUM_LEVELS = 11
 
 
-def level_settings(game: str, level: int) -> tuple[str, dict[str, Any]]:
+def level_settings(game: str, level: int, players: int | None = None) -> tuple[str, dict[str, Any]]:
     """What level N is on a game: ("greedy" or a search algorithm, its settings), from the game's
-    own table (its declaration in C++) or the generic one."""
-    parts = _core.parse_bot_spec(_core.level_spec(game, _checks.integer(level, "level", 1, NUM_LEVELS)))
+    own table (its declaration in C++) or the generic one. Level 11 is the learned search; with
+    `players`, a level that needs a trained network the engine lacks for that player count is the
+    level below it."""
+    level = _checks.integer(level, "level", 1, NUM_LEVELS)
+    players = 0 if players is None else _checks.integer(players, "players", 1, 16)
+    parts = _core.parse_bot_spec(_core.level_spec(game, level, players))
     options = dict(parts["settings"])
     options.update({k: parts[k] for k in ("noise", "memory") if k in parts})
     return parts["kind"], options
@@ -153,9 +158,9 @@ def make_bot(spec: str) -> Bot:
     """A bot from a spec such as "random", "greedy", "auto:iterations=2000" (best_move's "auto":
     the game's own choice), "mcts:iterations=2000,threads=2", "ismcts:iterations=1000",
     "pimc:determinizations=10", "expectimax:depth=3", "solver", or a difficulty level "level:1"
-    (weakest) to "level:10". Greedy and search bots also take memory=R and noise=P (imperfect
-    memory, random slips: see GreedyBot). Each setting is given once; an empty one (a stray comma)
-    is an error."""
+    (weakest) to "level:11" (the learned search, where the game has a trained network). Greedy and
+    search bots also take memory=R and noise=P (imperfect memory, random slips: see GreedyBot).
+    Each setting is given once; an empty one (a stray comma) is an error."""
     native = _core.Bot(spec)  # the grammar and every check, in C++
     if native.kind == "level":
         bot: NativeBot = LevelBot(native.level)

@@ -452,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--value-mix", dest="value_mix", type=float, help="value target: this part the returns, the rest search values"
     )
-    p.add_argument("--epochs", type=int)
+    p.add_argument("--epochs", type=int, help="positions fitted per generation, in units of its own")
     p.add_argument("--batch", type=int)
     p.add_argument("--learning-rate", dest="learning_rate", type=float)
     p.add_argument("--rating-games", dest="rating_games", type=int, help="games against greedy per generation")

@@ -43,7 +43,8 @@ not seen leaks. Memory is perfect (docs/information.md): the information state i
 knowledge of the position, a sufficient statistic of what it observed rather than OpenSpiel's usual
 action history, and it coincides with the observation. Observer types (``make_py_observer``): the
 seat's own view (private info of a single player, with public info), perfect recall or not; on games
-of perfect information also the public-only and all-players views, which are the same. A public-only
+of perfect information also the public-only and all-players views, which are the same for every
+seat: seat 0's view (the tensor's viewer segment names the seat it is relative to). A public-only
 or all-players view of a game of hidden information is not available: asking for it raises
 ``ValueError`` rather than giving a seat's private cards.
 
@@ -270,12 +271,14 @@ class _Observer:
             )
         # Memory is perfect, so the information state (perfect recall) and the observation coincide.
         self._recall = iig_obs_type.perfect_recall
+        # A public view is one for every seat; the tensors are seat-relative, so it is seat 0's.
+        self._public = not single
         shape = list(native_game.observation_tensor_shape())
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"info_state" if self._recall else "observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: NutcoreState, player: int) -> None:
-        self.tensor[:] = state.nutcore_state.observation_tensor(player)
+        self.tensor[:] = state.nutcore_state.observation_tensor(0 if self._public else player)
 
     def string_from(self, state: NutcoreState, player: int) -> str:
         native = state.nutcore_state

@@ -3,6 +3,7 @@
 #include "games/auf_die_nuesse/auf_die_nuesse.h"
 
 #include <algorithm>
+#include <cassert>
 #include <sstream>
 #include <stdexcept>
 
@@ -196,6 +197,50 @@ Json seat_or_null(uint8_t v) { return v == kNone ? Json::null() : Json::integer(
 Json card_or_null(uint8_t v) { return v == kNone ? Json::null() : Json::string(kCardNames[v]); }
 
 }  // namespace
+
+void Game::observation_tensor(const State& s, int player, float* out) const {
+  const int n = s.num_players;
+  float* o = out;
+  std::fill_n(out, observation_tensor_size(), 0.0f);
+  auto one_hot = [&o](int index, int size) {  // a segment of `size`; index out of range: all 0
+    if (index >= 0 && index < size) o[index] = 1.0f;
+    o += size;
+  };
+  one_hot(player, n);
+  one_hot(current_player(s), n);
+  one_hot(static_cast<int>(s.stage), 5);
+  one_hot(static_cast<int>(s.phase), kNumNodePhases);
+  *o++ = s.turn;
+  one_hot(s.active, n);
+  one_hot(s.seat, n);
+  one_hot(s.check_space, kNumSpaces);
+  one_hot(s.pending, kNumCards);
+  *o++ = s.steal_next;
+  one_hot(s.refill_slot, kNumSlots);
+  one_hot(s.roll_a == kNone ? -1 : s.roll_a - 2, 11);
+  one_hot(s.roll_b == kNone ? -1 : s.roll_b - 2, 11);
+  *o++ = s.pre_place_left;
+  for (int sp = 2; sp <= 12; ++sp) *o++ = s.start_track >> (sp - 2) & 1;
+  for (int sp = 0; sp < kNumSpaces; ++sp)
+    for (int p = 0; p < n; ++p) *o++ = s.squirrels_at(sp, p);
+  for (int p = 0; p < n; ++p) *o++ = supply(s, p);
+  for (int p = 0; p < n; ++p)
+    for (int st = 0; st < kNumStores; ++st) {
+      one_hot(s.store_kind(p, st), kNumKinds);
+      *o++ = s.store_nuts(p, st);
+      *o++ = s.store_joker_nuts(p, st);
+    }
+  for (int p = 0; p < n; ++p)
+    for (int t = 0; t < kNumJokerTypes; ++t) *o++ = s.kept[p][t];
+  for (int c = 0; c < kNumCards; ++c) *o++ = s.unseen[c];
+  for (int slot = 0; slot < kNumSlots; ++slot)
+    one_hot(s.face_up[slot] == kNone ? kNumCards : s.face_up[slot], kNumCards + 1);
+  *o++ = s.draw_pile;
+  *o++ = s.reserve;
+  one_hot(s.david, n);
+  *o++ = s.end_triggered;
+  assert(o == out + observation_tensor_size());
+}
 
 Json Game::to_json(const State& s) const {
   const int n = s.num_players;

@@ -201,6 +201,10 @@ class Game : public PerfectInformation<Game, State> {
   void returns(const State& s, double* out) const;
   void scores(const State& s, int* out) const;
   int supply(const State& s, int p) const;
+  // The observation tensor (docs/rules/auf_die_nuesse.md, "Observation tensor"): the position
+  // decoded for learning, a number per fact (not the state's packed bytes), with `player`'s seat.
+  int observation_tensor_size() const { return 134 + 69 * params_.players; }
+  void observation_tensor(const State& s, int player, float* out) const;
   // Bounds, not estimates. A turn: at most 12 rolls (11 start spaces, then a fail or a stop), each
   // with a space choice and a roll-or-stop; each collection removes at least 2 squirrels from the
   // board, so a check has at most squirrels/2 of them, each take + refill + place + steal + place;

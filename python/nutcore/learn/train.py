@@ -59,7 +59,7 @@ class TrainConfig:
     hidden: list[int] = field(default_factory=lambda: [128, 128])
     window: int = 4  # generations of records to fit
     value_mix: float = 0.0  # the value target: this much of the game's returns, the rest the search's root value
-    epochs: int = 10  # passes over the window per generation
+    epochs: int = 4  # positions fitted per generation: this many times the generation's own
     batch: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
@@ -128,31 +128,32 @@ def value_targets(records: Records, mix: float) -> np.ndarray:
     return (mix * records.returns + (1 - mix) * records.search_value).astype(np.float32)
 
 
-def fit(torch, model, optimiser, records: Records, epochs: int, batch: int, seed: int, mix: float) -> dict[str, float]:
-    """`epochs` passes over `records` in shuffled minibatches; the mean losses of the last pass."""
+def fit(torch, model, optimiser, records: Records, samples: int, batch: int, seed: int, mix: float) -> dict[str, float]:
+    """`samples` positions drawn from `records` in shuffled passes (the last one cut short), in
+    minibatches of `batch`; the mean losses of the last `len(records)` positions seen (or all)."""
     obs = torch.from_numpy(records.observation.astype(np.float32))
     mask = torch.from_numpy(records.legal_mask.astype(bool))
     policy = torch.from_numpy(records.policy.astype(np.float32))
     returns = torch.from_numpy(value_targets(records, mix))
     gen = torch.Generator().manual_seed(seed)
     model.train()
-    totals = {"value_loss": 0.0, "policy_loss": 0.0}
-    for epoch in range(epochs):
-        order = torch.randperm(len(records), generator=gen)
-        sums, count = [0.0, 0.0], 0
-        for start in range(0, len(records), batch):
+    window = min(samples, len(records))
+    sums, count, seen = [0.0, 0.0], 0, 0
+    while seen < samples:
+        order = torch.randperm(len(records), generator=gen)[: samples - seen]
+        for start in range(0, len(order), batch):
             idx = order[start : start + batch]
             v, p = losses(torch, model, obs[idx], mask[idx], policy[idx], returns[idx])
             optimiser.zero_grad()
             (v + p).backward()
             optimiser.step()
-            sums[0] += v.item() * len(idx)
-            sums[1] += p.item() * len(idx)
-            count += len(idx)
-        if epoch == epochs - 1:
-            totals = {"value_loss": sums[0] / count, "policy_loss": sums[1] / count}
+            seen += len(idx)
+            if seen > samples - window:
+                sums[0] += v.item() * len(idx)
+                sums[1] += p.item() * len(idx)
+                count += len(idx)
     model.eval()
-    return totals
+    return {"value_loss": sums[0] / max(1, count), "policy_loss": sums[1] / max(1, count)}
 
 
 def rate_against_greedy(config: TrainConfig, network: bytes, games: int, seed: int) -> float:
@@ -290,12 +291,13 @@ def train(
                 model.input_scale.copy_(
                     torch.from_numpy(np.where(top > 0, 1.0 / np.maximum(top, 1e-6), 1.0).astype(np.float32))
                 )
+            # As many positions a generation, however large the window: a fixed cost per generation.
             fitted = fit(
                 torch,
                 model,
                 optimiser,
                 data,
-                config.epochs,
+                config.epochs * len(records),
                 config.batch,
                 seed=config.seed * 1000 + gen,
                 mix=config.value_mix,

@@ -192,8 +192,8 @@ function botSpecs(entry) {
   for (const a of entry.algorithms) {
     if (a === "mcts" || a === "ismcts") specs.push(`${a}:iterations=5000`, `${a}:time_limit=2`);
   }
-  // Difficulty levels (docs/levels.md): 1 a beginner who forgets and slips, 10 the strongest.
-  for (let n = 1; n <= 10; n++) specs.push(`level:${n}`);
+  // Difficulty levels (docs/levels.md): 1 a beginner who forgets and slips, 11 the strongest.
+  for (let n = 1; n <= 11; n++) specs.push(`level:${n}`);
   return specs;
 }
 
@@ -229,7 +229,7 @@ function fillSeats(reset) {
     input.id = `seat-${s}`;
     input.spellcheck = false;
     input.value = !reset && old[s] !== undefined ? old[s] : s === 0 ? "human" : defaultBot(entry);
-    input.title = "human, or a bot: level:1 to level:10, greedy, random, mcts:iterations=N, ismcts:iterations=N, ...";
+    input.title = "human, or a bot: level:1 to level:11, greedy, random, mcts:iterations=N, ismcts:iterations=N, ...";
     label.appendChild(input);
     box.appendChild(label);
   }
