@@ -3,7 +3,7 @@
 #   bench/scaling_study.sh OUT [scaling|levels] [GAME ...]
 # scaling: MCTS (ISMCTS on the hidden-information games) at 100..10,000 iterations, each against
 #          greedy (a gauntlet); rating against budget in OUT/scaling-GAME/ and docs/images/.
-# levels:  level:1..level:10, each against its neighbours (a ladder): the ratings in docs/levels.md.
+# levels:  level:1..level:11, each against its neighbours (a ladder): the ratings in docs/levels.md.
 # Budgets are iterations, so the results do not depend on the machine's speed; rerunning with the
 # same OUT resumes. About an hour on 2 cores for everything.
 set -euo pipefail
@@ -28,7 +28,7 @@ for game in "${games[@]}"; do
         --games "${scaling_games[$game]:-300}" --seed 12 --workers 2 --quiet \
         --output "$out/scaling-$game" --plot "docs/images/scaling-$game.png" > "$out/scaling-$game.md"
     else
-      for n in 1 2 3 4 5 6 7 8 9 10; do bots+=(--bot "level:$n"); done
+      for n in 1 2 3 4 5 6 7 8 9 10 11; do bots+=(--bot "level:$n"); done
       python -m nutcore tournament "$game" --players 2 "${bots[@]}" --schedule ladder \
         --games "${level_games[$game]:-360}" --seed 12 --workers 2 --quiet \
         --output "$out/levels-$game" --plot "$out/levels-$game.png" > "$out/levels-$game.md"

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import struct
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +24,7 @@ from nutcore.learn.netfile import Weights
 from playing import random_step
 
 GAMES = nutcore.list_games()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def random_weights(game, hidden=(24, 16), seed=0, scale=0.5):
@@ -278,3 +282,34 @@ def test_train_a_tiny_network_and_resume(tmp_path):
         state.apply_action(state.chance_outcomes()[0][0])
     nutcore.best_move(state, iterations=20, evaluator="learned", network=net)
     assert main([*argv[:-1], "--generations", "2", "--hidden", "32"]) == 2  # other settings in the same run
+    # Self-play and rating with playouts after the network: its generation 1 plays through it.
+    other = [*argv[:5], str(tmp_path / "other"), *argv[6:]]
+    assert main([*other, "--generations", "2", "--evaluator", "learned+playout"]) == 0
+    assert json.loads((tmp_path / "other" / "run.json").read_text())["evaluator"] == "learned+playout"
+    assert not np.array_equal(np.load(run / "gen-1.npz")["policy"], np.load(tmp_path / "other" / "gen-1.npz")["policy"])
+
+
+def test_inference_allocates_nothing(tmp_path):
+    # Network::evaluate built with a counting operator new (tests/cpp/network_allocations.cc).
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    assert cxx, "no C++ compiler (this test builds the network's forward pass)"
+    cpp = ROOT / "cpp"
+    program = tmp_path / "network_allocations"
+    sources = [
+        ROOT / "tests" / "cpp" / "network_allocations.cc",
+        cpp / "search" / "network.cc",
+        cpp / "core" / "json.cc",
+    ]
+    build = subprocess.run(
+        [cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", f"-I{cpp}", *map(str, sources), "-o", str(program)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    file = tmp_path / "net.nnet"
+    file.write_bytes(random_weights(nutcore.load_game("nutz"), hidden=(32, 16)).to_bytes())
+    run = subprocess.run([str(program), str(file)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    evaluations, during, loading = map(int, run.stdout.split())
+    assert evaluations == 1000 and loading > 0
+    assert during == 0

@@ -447,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, help="self-play games per generation")
     p.add_argument("--iterations", type=int, help="search iterations per self-play move")
     p.add_argument("--bootstrap-iterations", dest="bootstrap_iterations", type=int, help="generation 0's (playouts)")
+    p.add_argument(
+        "--evaluator", choices=["learned", "learned+playout"], help="self-play's after generation 0, and the rating's"
+    )
     p.add_argument("--hidden", help="hidden layer sizes, such as 128,128")
     p.add_argument("--window", type=int, help="generations of records each fit reads")
     p.add_argument(

@@ -56,9 +56,9 @@ class PlayConfig:
     players: int
     params: dict[str, Any]
     iterations: int = 100  # per move, the root's own evaluation aside
-    evaluator: str = "learned"  # or "playout" (the default search: a generation before any network)
+    evaluator: str = "learned"  # or "learned+playout", or "playout" (the default search: before any network)
     exploration: float | None = None  # None: the search's default
-    root_noise: float = 0.25  # Dirichlet noise at the root (learned evaluator only)
+    root_noise: float = 0.25  # Dirichlet noise at the root (learned evaluators only)
     root_noise_alpha: float = 0.3
     sample_moves: int = 16  # a game's first decisions are drawn by visit count, later ones the most visited
     num_envs: int = 64  # environments per chunk
@@ -74,7 +74,7 @@ def play_chunk(config: PlayConfig, network: bytes | None, games: int, seed: int,
     if config.exploration is not None:
         options["exploration"] = config.exploration
     net = None
-    if config.evaluator == "learned":
+    if config.evaluator.startswith("learned"):
         net = Network(network)
         options.update(root_noise=config.root_noise, root_noise_alpha=config.root_noise_alpha)
     search = BatchedSearch(env, iterations=config.iterations, network=net, **options)

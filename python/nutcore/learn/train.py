@@ -56,6 +56,7 @@ class TrainConfig:
     games: int = 400  # per generation
     iterations: int = 100  # search iterations per move in self-play
     bootstrap_iterations: int = 200  # generation 0's, with playouts
+    evaluator: str = "learned"  # later generations' and the rating's: "learned" or "learned+playout"
     hidden: list[int] = field(default_factory=lambda: [128, 128])
     window: int = 4  # generations of records to fit
     value_mix: float = 0.0  # the value target: this much of the game's returns, the rest the search's root value
@@ -173,7 +174,7 @@ def rate_against_greedy(config: TrainConfig, network: bytes, games: int, seed: i
             **config.params,
         )
         env.reset()
-        search = BatchedSearch(env, iterations=config.rating_iterations, evaluator="learned", network=net)
+        search = BatchedSearch(env, iterations=config.rating_iterations, evaluator=config.evaluator, network=net)
         won, played, move = 0.0, 0, 0
         while played < per_seat:
             search.start(seed=seed + move)
@@ -188,10 +189,17 @@ def rate_against_greedy(config: TrainConfig, network: bytes, games: int, seed: i
 
 
 def _commit() -> str:
+    """The checkout's commit, with "-dirty" if its tracked files differ from it ("unknown" outside git)."""
     try:
         here = Path(__file__).resolve().parent
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
-        return out.stdout.strip() or "unknown"
+
+        def git(*args: str) -> str:
+            return subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=5).stdout.strip()
+
+        head = git("rev-parse", "HEAD")
+        if not head:
+            return "unknown"
+        return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 
@@ -217,7 +225,8 @@ def train(
     run_file = directory / "run.json"
     if run_file.exists():  # a resumed run: the same settings (more generations may be asked)
         kept = json.loads(run_file.read_text())
-        changed = sorted(k for k in settings if k != "generations" and kept.get(k) != settings[k])
+        defaults = asdict(TrainConfig(config.game))  # a setting added since the run began: its default
+        changed = sorted(k for k in settings if k != "generations" and kept.get(k, defaults[k]) != settings[k])
         if changed:
             raise ValueError(
                 f"train: {directory} holds a run with other settings ({', '.join(changed)}); "
@@ -265,7 +274,7 @@ def train(
                     config.players,
                     config.params,
                     iterations=config.bootstrap_iterations if gen == 0 else config.iterations,
-                    evaluator="playout" if gen == 0 else "learned",
+                    evaluator="playout" if gen == 0 else config.evaluator,
                     num_envs=config.num_envs,
                 )
                 network = None if gen == 0 else (directory / f"net-{gen - 1}.nnet").read_bytes()
