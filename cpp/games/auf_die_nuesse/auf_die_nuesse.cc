@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/state_bytes.h"
+#include "core/tensor_writer.h"
 
 namespace nutcore::adn {
 
@@ -200,46 +201,41 @@ Json card_or_null(uint8_t v) { return v == kNone ? Json::null() : Json::string(k
 
 void Game::observation_tensor(const State& s, int player, float* out) const {
   const int n = s.num_players;
-  float* o = out;
-  std::fill_n(out, observation_tensor_size(), 0.0f);
-  auto one_hot = [&o](int index, int size) {  // a segment of `size`; index out of range: all 0
-    if (index >= 0 && index < size) o[index] = 1.0f;
-    o += size;
-  };
-  one_hot(player, n);
-  one_hot(current_player(s), n);
-  one_hot(static_cast<int>(s.stage), 5);
-  one_hot(static_cast<int>(s.phase), kNumNodePhases);
-  *o++ = s.turn;
-  one_hot(s.active, n);
-  one_hot(s.seat, n);
-  one_hot(s.check_space, kNumSpaces);
-  one_hot(s.pending, kNumCards);
-  *o++ = s.steal_next;
-  one_hot(s.refill_slot, kNumSlots);
-  one_hot(s.roll_a == kNone ? -1 : s.roll_a - 2, 11);
-  one_hot(s.roll_b == kNone ? -1 : s.roll_b - 2, 11);
-  *o++ = s.pre_place_left;
-  for (int sp = 2; sp <= 12; ++sp) *o++ = s.start_track >> (sp - 2) & 1;
+  TensorWriter w(out, observation_tensor_size());
+  w.one_hot(player, n);
+  w.one_hot(current_player(s), n);
+  w.one_hot(static_cast<int>(s.stage), 5);
+  w.one_hot(static_cast<int>(s.phase), kNumNodePhases);
+  w.value(s.turn);
+  w.one_hot(s.active, n);
+  w.one_hot(s.seat, n);
+  w.one_hot(s.check_space, kNumSpaces);
+  w.one_hot(s.pending, kNumCards);
+  w.value(s.steal_next);
+  w.one_hot(s.refill_slot, kNumSlots);
+  w.one_hot(s.roll_a == kNone ? -1 : s.roll_a - 2, 11);
+  w.one_hot(s.roll_b == kNone ? -1 : s.roll_b - 2, 11);
+  w.value(s.pre_place_left);
+  for (int sp = 2; sp <= 12; ++sp) w.value(s.start_track >> (sp - 2) & 1);
   for (int sp = 0; sp < kNumSpaces; ++sp)
-    for (int p = 0; p < n; ++p) *o++ = s.squirrels_at(sp, p);
-  for (int p = 0; p < n; ++p) *o++ = supply(s, p);
+    for (int p = 0; p < n; ++p) w.value(s.squirrels_at(sp, p));
+  for (int p = 0; p < n; ++p) w.value(supply(s, p));
   for (int p = 0; p < n; ++p)
     for (int st = 0; st < kNumStores; ++st) {
-      one_hot(s.store_kind(p, st), kNumKinds);
-      *o++ = s.store_nuts(p, st);
-      *o++ = s.store_joker_nuts(p, st);
+      w.one_hot(s.store_kind(p, st), kNumKinds);
+      w.value(s.store_nuts(p, st));
+      w.value(s.store_joker_nuts(p, st));
     }
   for (int p = 0; p < n; ++p)
-    for (int t = 0; t < kNumJokerTypes; ++t) *o++ = s.kept[p][t];
-  for (int c = 0; c < kNumCards; ++c) *o++ = s.unseen[c];
+    for (int t = 0; t < kNumJokerTypes; ++t) w.value(s.kept[p][t]);
+  for (int c = 0; c < kNumCards; ++c) w.value(s.unseen[c]);
   for (int slot = 0; slot < kNumSlots; ++slot)
-    one_hot(s.face_up[slot] == kNone ? kNumCards : s.face_up[slot], kNumCards + 1);
-  *o++ = s.draw_pile;
-  *o++ = s.reserve;
-  one_hot(s.david, n);
-  *o++ = s.end_triggered;
-  assert(o == out + observation_tensor_size());
+    w.one_hot(s.face_up[slot] == kNone ? kNumCards : s.face_up[slot], kNumCards + 1);
+  w.value(s.draw_pile);
+  w.value(s.reserve);
+  w.one_hot(s.david, n);
+  w.value(s.end_triggered);
+  assert(w.full());
 }
 
 Json Game::to_json(const State& s) const {

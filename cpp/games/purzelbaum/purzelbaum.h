@@ -16,6 +16,7 @@
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
+#include "core/tensor_writer.h"
 #include "core/types.h"
 
 namespace nutcore::purzel {
@@ -130,28 +131,23 @@ class Game : public PerfectInformation<Game, State> {
   int observation_tensor_size() const { return 9 + 5 * params_.players + 4 * num_holes_ + 2 * num_ends_; }
   void observation_tensor(const State& s, int player, float* out) const {
     const int n = s.num_players;
-    float* o = out;
-    std::fill_n(out, observation_tensor_size(), 0.0f);
-    auto one_hot = [&o](int index, int size) {  // a segment of `size`; index out of range: all 0
-      if (index >= 0 && index < size) o[index] = 1.0f;
-      o += size;
-    };
-    one_hot(player, n);
-    one_hot(current_player(s), n);
-    one_hot(static_cast<int>(s.season), 3);
-    one_hot(static_cast<int>(s.phase), 5);
-    *o++ = s.turn;
-    one_hot(s.shover, n);
-    one_hot(s.target, num_holes_);
-    one_hot(s.end, num_ends_);
-    for (int e = 0; e < num_ends_; ++e) *o++ = s.ends >> e & 1;
+    TensorWriter w(out, observation_tensor_size());
+    w.one_hot(player, n);
+    w.one_hot(current_player(s), n);
+    w.one_hot(static_cast<int>(s.season), 3);
+    w.one_hot(static_cast<int>(s.phase), 5);
+    w.value(s.turn);
+    w.one_hot(s.shover, n);
+    w.one_hot(s.target, num_holes_);
+    w.one_hot(s.end, num_ends_);
+    for (int e = 0; e < num_ends_; ++e) w.value(s.ends >> e & 1);
     for (int h = 0; h < num_holes_; ++h) {
-      *o++ = s.white >> h & 1;
-      *o++ = s.leaf >> h & 1;
-      *o++ = s.hole_nuts[h];
+      w.value(s.white >> h & 1);
+      w.value(s.leaf >> h & 1);
+      w.value(s.hole_nuts[h]);
     }
-    for (int p = 0; p < n; ++p) *o++ = s.leaves[p];
-    for (int p = 0; p < n; ++p) *o++ = s.nuts[p];
+    for (int p = 0; p < n; ++p) w.value(s.leaves[p]);
+    for (int p = 0; p < n; ++p) w.value(s.nuts[p]);
   }
 
   // Cold path.
