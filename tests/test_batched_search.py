@@ -283,13 +283,17 @@ def test_bad_settings():
         {"time_limit": 1.0},
         {"threads": 2},
         {"evaluator": "outside"},  # the caller's evaluation is what no evaluator means
-        {"evaluator": "learned"},  # no network is built in for nutz at 2 players, and none is given
         {"iterations": 0},
         {"widening": 1.0},  # an MCTS option
         {"nonsense": 1},
     ):
         with pytest.raises(ValueError):
             nutcore.BatchedSearch(env, **settings)
+    three = nutcore.VectorEnv("nutz", 2, players=3)
+    three.reset()
+    assert nutcore.shipped_network("nutz", 3) is None
+    with pytest.raises(ValueError, match="no trained network"):
+        nutcore.BatchedSearch(three, evaluator="learned")  # none built in for 3 players, and none given
     with pytest.raises(ValueError):
         nutcore.BatchedSearch("nutz")
     nutcore.BatchedSearch(env, algorithm="ismcts", exploration=0.5, iterations=5)

@@ -186,7 +186,10 @@ def test_bad_level_and_memory_specs(spec):
 
 
 def test_the_learned_level_is_the_one_below_where_no_network_is_built_in():
-    for name in GAMES:
+    # Ritter's table sets level 11 as its level 10 (its learned search lost to level 10: docs/levels.md).
+    learned_games = [name for name in GAMES if name != "ritter"]
+    assert nutcore.bots.level_settings("ritter", 11) == nutcore.bots.level_settings("ritter", 10)
+    for name in learned_games:
         for players in (2, 3, 4):
             kind, options = nutcore.bots.level_settings(name, 11, players)
             if nutcore.shipped_network(name, players) is None:
@@ -194,6 +197,7 @@ def test_the_learned_level_is_the_one_below_where_no_network_is_built_in():
             else:
                 assert options["evaluator"] in ("learned", "learned+playout")
         assert nutcore.bots.level_settings(name, 11)[1]["evaluator"] in ("learned", "learned+playout")
+    for name in GAMES:
         bot = nutcore.make_bot("level:11")
         for players in (2, 3):
             state = states_along_a_game(name, players=players, every=5)[1]
