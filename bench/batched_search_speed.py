@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import report
 
 import nutcore
 
@@ -99,11 +100,7 @@ def main() -> int:
         cells = " | ".join(f"{r[c]:,.0f}" for c in columns)
         best = max(r[c] for c in columns)
         lines.append(f"| {name} | {cells} | {r['uniform']:,.0f} | {r['playout']:,.0f} | {best / r['uniform']:.2f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output != "-":
-        with open(args.output, "a", encoding="utf-8") as f:
-            f.write(text)
+    report.emit(lines, args.output)
     return 0
 
 

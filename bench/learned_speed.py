@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+import report
+
 import nutcore
 
 HERE = Path(__file__).resolve().parent
@@ -71,11 +73,7 @@ def main() -> int:
             f"| {name} | {players} | {'x'.join(map(str, hidden))} | {base:,.0f} | {r['learned']:,.0f} | "
             f"{r['learned'] / base:.2f} | {r['learned+playout']:,.0f} | {r['learned+playout'] / base:.2f} |"
         )
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output != "-":
-        with open(args.output, "a", encoding="utf-8") as f:
-            f.write(text)
+    report.emit(lines, args.output)
     return 0
 
 

@@ -23,6 +23,8 @@ import random
 import sys
 from pathlib import Path
 
+import report
+
 import nutcore
 from nutcore import _parallel
 from nutcore.match import play_game
@@ -126,11 +128,7 @@ def main() -> int:
     ]
     for name, players, against, share, lo, hi in rows:
         lines.append(f"| {name} | {players} | {against} | {share:.3f} | {lo:.3f}-{hi:.3f} | {1 / players:.3f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output != "-":
-        with open(args.output, "a", encoding="utf-8") as f:
-            f.write(text)
+    report.emit(lines, args.output)
     return 0
 
 

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import report
 
 import nutcore
 
@@ -148,11 +149,7 @@ def main() -> int:
             f"pgx's best figure: {best_pgx:,.0f}; nutcore's slowest game at its best N: {best_ours:,.0f} "
             f"({best_ours / best_pgx:.2f} times).",
         ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output != "-":
-        with open(args.output, "a", encoding="utf-8") as f:
-            f.write(text)
+    report.emit(lines, args.output)
     return 0
 
 
