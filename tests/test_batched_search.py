@@ -294,6 +294,12 @@ def test_bad_settings():
     assert nutcore.shipped_network("nutz", 3) is None
     with pytest.raises(ValueError, match="no trained network"):
         nutcore.BatchedSearch(three, evaluator="learned")  # none built in for 3 players, and none given
+    net = nutcore.shipped_network("nutz", 2)
+    for settings in ({}, {"evaluator": "playout"}):  # a network is for the learned evaluators only
+        with pytest.raises(ValueError, match="a network is for"):
+            nutcore.BatchedSearch(env, network=net, **settings)
+    with pytest.raises(ValueError, match="network must be a nutcore.Network"):
+        nutcore.BatchedSearch(env, evaluator="learned", network=b"bytes")
     with pytest.raises(ValueError):
         nutcore.BatchedSearch("nutz")
     nutcore.BatchedSearch(env, algorithm="ismcts", exploration=0.5, iterations=5)

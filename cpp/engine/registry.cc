@@ -225,11 +225,7 @@ ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& 
   const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
   ResolvedSearch out = resolve_search(request, chosen, defaults ? *defaults : Json::object(), who);
   MctsOptions& m = chosen == Algorithm::kMcts ? out.mcts : static_cast<MctsOptions&>(out.ismcts);
-  if (!request.options.find("evaluator")) {  // the caller's, leaf by leaf
-    if (request.network) fail(who + ": a network is for evaluator='learned'");
-    m.evaluator = Evaluator::kOutside;
-    return out;
-  }
+  if (!request.options.find("evaluator")) m.evaluator = Evaluator::kOutside;  // the caller's, leaf by leaf
   attach_network(out, request, game, who);
   return out;
 }

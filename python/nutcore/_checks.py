@@ -80,6 +80,13 @@ def check_game(game: Any, who: str) -> str:
     return type(game).name
 
 
+def network(value: Any, who: str) -> Any:
+    """`value` if it is None or a nutcore.Network; else a ValueError naming `who`."""
+    if value is not None and not isinstance(value, _core.Network):
+        raise ValueError(f"{who}: network must be a nutcore.Network (nutcore.load_network), got {value!r}")
+    return value
+
+
 def read_small_file(path: Any, what: str, limit: int) -> bytes:
     """The bytes of a file that the caller names: a regular file (not a device, a pipe or a
     directory, which could block or never end) of at most `limit` bytes; every problem a

@@ -158,8 +158,7 @@ def best_move(
         raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
     if tree is not None and not isinstance(tree, SearchTree):
         raise ValueError(f"best_move: tree must be a nutcore.SearchTree, got {tree!r}")
-    if network is not None and not isinstance(network, Network):
-        raise ValueError(f"best_move: network must be a nutcore.Network (nutcore.load_network), got {network!r}")
+    _checks.network(network, "best_move")
     settings = _settings(algorithm, iterations, time_limit, threads, seed, options)
     return _result(_core.best_move(state, settings, stop, None if tree is None else tree._native, network))
 

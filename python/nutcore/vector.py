@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _checks
 from .games import load_game
 
 CHANCE_MODES = ("internal", "external")
@@ -209,10 +209,7 @@ class BatchedSearch:
     ):
         if not isinstance(env, VectorEnv):
             raise ValueError(f"BatchedSearch: expected a nutcore.VectorEnv, got {env!r}")
-        if network is not None and not isinstance(network, _core.Network):
-            raise ValueError(
-                f"BatchedSearch: network must be a nutcore.Network (nutcore.load_network), got {network!r}"
-            )
+        _checks.network(network, "BatchedSearch")
         self.env = env
         self._settings = {"algorithm": algorithm, "iterations": iterations, **options}
         self._network = network
