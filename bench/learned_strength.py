@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import math
 import os
 import platform
 import random
@@ -27,7 +26,7 @@ import report
 
 import nutcore
 from nutcore import _parallel
-from nutcore.match import play_game
+from nutcore.match import _interval, play_game
 
 HERE = Path(__file__).resolve().parent
 
@@ -82,10 +81,7 @@ def match(game_name, players, learned, opponent_spec, games, seed, workers):
     tasks = [(game_name, players, learned, opponent_spec, c, seed) for c in chunks if c]
     shares: list[float] = []
     _parallel.run(play_pairs, tasks, shares.extend, "local", workers)
-    mean = sum(shares) / len(shares)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in shares) / max(1, len(shares) - 1))
-    half = 1.96 * sd / math.sqrt(len(shares))
-    return mean, (mean - half, mean + half)
+    return sum(shares) / len(shares), _interval(shares)
 
 
 def main() -> int:

@@ -113,10 +113,11 @@ def export(model, game: str, players: int, about: dict[str, Any]) -> Weights:
     )
 
 
-def losses(torch, model, obs, mask, policy, returns):
-    """(value loss, policy loss): cross-entropies against the returns and the visit distribution."""
+def losses(torch, model, obs, mask, policy, value_target):
+    """(value loss, policy loss): cross-entropies against the value targets (value_targets) and
+    the visit distribution."""
     value_logits, policy_logits = model(obs)
-    value_loss = -(returns * torch.log_softmax(value_logits, dim=1)).sum(dim=1).mean()
+    value_loss = -(value_target * torch.log_softmax(value_logits, dim=1)).sum(dim=1).mean()
     masked = policy_logits.masked_fill(~mask, -1e9)
     policy_loss = -(policy * torch.log_softmax(masked, dim=1)).sum(dim=1).mean()
     return value_loss, policy_loss
@@ -135,7 +136,7 @@ def fit(torch, model, optimiser, records: Records, samples: int, batch: int, see
     obs = torch.from_numpy(records.observation.astype(np.float32))
     mask = torch.from_numpy(records.legal_mask.astype(bool))
     policy = torch.from_numpy(records.policy.astype(np.float32))
-    returns = torch.from_numpy(value_targets(records, mix))
+    target = torch.from_numpy(value_targets(records, mix))
     gen = torch.Generator().manual_seed(seed)
     model.train()
     window = min(samples, len(records))
@@ -144,7 +145,7 @@ def fit(torch, model, optimiser, records: Records, samples: int, batch: int, see
         order = torch.randperm(len(records), generator=gen)[: samples - seen]
         for start in range(0, len(order), batch):
             idx = order[start : start + batch]
-            v, p = losses(torch, model, obs[idx], mask[idx], policy[idx], returns[idx])
+            v, p = losses(torch, model, obs[idx], mask[idx], policy[idx], target[idx])
             optimiser.zero_grad()
             (v + p).backward()
             optimiser.step()
