@@ -116,7 +116,8 @@ std::string level_spec(const std::string& game, int level, int players) {
   for (const GameInfo& info : game_infos())
     if (info.name == game && !info.levels[level - 1].empty()) spec = info.levels[level - 1];
   if (players > 0 && level > 1) {
-    const Json* evaluator = parse_bot_spec(spec).settings.find("evaluator");
+    const BotSpec parsed = parse_bot_spec(spec);  // kept: find() points into its settings
+    const Json* evaluator = parsed.settings.find("evaluator");
     const bool learned = evaluator && evaluator->as_string("evaluator").rfind("learned", 0) == 0;
     if (learned && !shipped_network(game, players)) return level_spec(game, level - 1, players);
   }
