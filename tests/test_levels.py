@@ -186,10 +186,7 @@ def test_bad_level_and_memory_specs(spec):
 
 
 def test_the_learned_level_is_the_one_below_where_no_network_is_built_in():
-    # Ritter's table sets level 11 as its level 10 (its learned search lost to level 10: docs/levels.md).
-    learned_games = [name for name in GAMES if name != "ritter"]
-    assert nutcore.bots.level_settings("ritter", 11) == nutcore.bots.level_settings("ritter", 10)
-    for name in learned_games:
+    for name in GAMES:
         for players in (2, 3, 4):
             kind, options = nutcore.bots.level_settings(name, 11, players)
             if nutcore.shipped_network(name, players) is None:

@@ -28,7 +28,7 @@ struct ritter {
       "auto:iterations=300",
       "auto:iterations=1000",
       "auto:iterations=3000",
-      "auto:iterations=3000"};  // level 11 as 10: the learned search lost to it (docs/levels.md)
+      "auto:iterations=10000,evaluator=learned+playout"};  // the generic level 11
 
   static Algorithm auto_algorithm(const Game&, const nutcore::ritter::State&) { return Algorithm::kIsmcts; }
   static bool solver_applies(const Game&, const nutcore::ritter::State&) { return false; }
