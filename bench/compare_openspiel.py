@@ -372,13 +372,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seeds the positions and the games (2026)")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 2 games, 1 position, short times")
     parser.add_argument(
-        "--output", help="the file to append the section to (bench/RESULTS.md; with --quick, none unless given)"
+        "--output",
+        help="the file to append the section to (bench/RESULTS.md; with --quick, none unless given; '-': print only)",
     )
     args = parser.parse_args()
     if args.quick:
         args.games, args.positions = 2, 1
         args.time_per_move, args.speed_seconds = 0.02, 0.2
     output = args.output or (None if args.quick else os.path.join(os.path.dirname(__file__), "RESULTS.md"))
+    if output == "-":
+        output = None
     if args.games < 1 or args.positions < 1 or args.time_per_move <= 0 or args.speed_seconds <= 0:
         parser.error("--games and --positions must be at least 1, the times positive")
 
