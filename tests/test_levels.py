@@ -123,6 +123,15 @@ def test_bot_names_are_specs():
         assert nutcore.make_bot(nutcore.make_bot(spec).name).name == spec
 
 
+def test_a_bot_budget_is_best_move_s():
+    # The name is the settings the bot's searches get. No budget: best_move's default of 1000
+    # iterations; a time limit alone is not capped (a bench "at equal time" once gave one side 1000
+    # iterations and the other the whole time).
+    assert nutcore.make_bot("mcts").name == "mcts:iterations=1000"
+    assert nutcore.make_bot("auto:time_limit=0.02").name == "auto:time_limit=0.02"
+    assert nutcore.make_bot("ismcts:time_limit=0.5,iterations=50").name == "ismcts:time_limit=0.5,iterations=50"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_level_plays_every_game(name):
     state = states_along_a_game(name)[2]

@@ -209,7 +209,9 @@ BotSpec make_bot_spec(const std::string& name, const Json& settings) {
     }
     const bool sampling = !b.algorithm || *b.algorithm == Algorithm::kMcts || *b.algorithm == Algorithm::kIsmcts ||
                           *b.algorithm == Algorithm::kPimc;
-    if (sampling && !search.find("iterations")) search.set("iterations", Json::integer(kDefaultIterations));
+    // As best_move: the default budget only where none is given (a time limit alone has no cap).
+    if (sampling && !search.find("iterations") && !search.find("time_limit"))
+      search.set("iterations", Json::integer(kDefaultIterations));
     // The bot's generator seeds every search: a spec names no seed and no algorithm of its own.
     for (const char* own : {"seed", "algorithm"})
       if (search.find(own))
