@@ -28,7 +28,8 @@ struct ritter {
       "auto:iterations=300",
       "auto:iterations=1000",
       "auto:iterations=3000",
-      "auto:iterations=10000,evaluator=learned+playout"};  // the generic level 11
+      nullptr,  // level 11: the generic one (the learned search)
+  };
 
   static Algorithm auto_algorithm(const Game&, const nutcore::ritter::State&) { return Algorithm::kIsmcts; }
   static bool solver_applies(const Game&, const nutcore::ritter::State&) { return false; }
