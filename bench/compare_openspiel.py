@@ -49,6 +49,7 @@ from importlib import metadata
 
 import numpy as np
 import pyspiel
+import report
 from open_spiel.python.algorithms import ismcts, mcts
 
 import nutcore
@@ -280,7 +281,7 @@ def command_output(*cmd: str) -> str:
         return "unknown"
 
 
-def report(args, speeds: list[dict], strengths: list[dict], seconds: float) -> str:
+def section(args, speeds: list[dict], strengths: list[dict], seconds: float) -> list[str]:
     command = "python bench/compare_openspiel.py " + " ".join(sys.argv[1:])
     lines = [
         BEGIN,
@@ -340,7 +341,7 @@ def report(args, speeds: list[dict], strengths: list[dict], seconds: float) -> s
         "least 0.9 at 2 players (a fair share is 1/players).",
         END,
     ]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main() -> None:
@@ -379,9 +380,7 @@ def main() -> None:
     if args.quick:
         args.games, args.positions = 2, 1
         args.time_per_move, args.speed_seconds = 0.02, 0.2
-    output = args.output or (None if args.quick else os.path.join(os.path.dirname(__file__), "RESULTS.md"))
-    if output == "-":
-        output = None
+    output = args.output or ("-" if args.quick else os.path.join(os.path.dirname(__file__), "RESULTS.md"))
     if args.games < 1 or args.positions < 1 or args.time_per_move <= 0 or args.speed_seconds <= 0:
         parser.error("--games and --positions must be at least 1, the times positive")
 
@@ -399,12 +398,8 @@ def main() -> None:
                 strengths.append(strength(args, pool, name, players))
                 s = strengths[-1]
                 print(f"strength {name} {players}p: win share {s['share']:.3f} over {s['games']} games", flush=True)
-    text = report(args, speeds, strengths, time.perf_counter() - start)
-    print()
-    print(text)
-    if output:
-        with open(output, "a", encoding="utf-8") as f:
-            f.write("\n" + text)
+    report.emit(["", *section(args, speeds, strengths, time.perf_counter() - start)], output)
+    if output != "-":
         print(f"appended to {output}")
 
 
