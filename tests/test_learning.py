@@ -313,3 +313,27 @@ def test_inference_allocates_nothing(tmp_path):
     evaluations, during, loading = map(int, run.stdout.split())
     assert evaluations == 1000 and loading > 0
     assert during == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_playout_weight_mixes_the_leaf_values(name):
+    """learned+playout with playout_weight w values a leaf (1 - w) * the network's + w * a
+    playout's: over one iteration (the same path and playout for every w, by the seed) the root's
+    value is linear in w, and 0.5 is the default."""
+    game = nutcore.load_game(name, players=2)
+    net = nutcore.load_network(random_weights(game, hidden=(16, 16), seed=7).to_bytes("float32"))
+    algorithm = "ismcts" if game.hidden_information else "mcts"
+    mixed_somewhere = False
+    for state in decision_states(game, 6, seed=3):
+
+        def value(state=state, **options):
+            result = nutcore.best_move(
+                state, algorithm=algorithm, iterations=1, seed=4, network=net, evaluator="learned+playout", **options
+            )
+            return np.asarray(result.value)
+
+        by_weight = {w: value(playout_weight=w) for w in (0.0, 0.25, 1.0)}
+        np.testing.assert_allclose(by_weight[0.25], 0.75 * by_weight[0.0] + 0.25 * by_weight[1.0], atol=1e-6)
+        np.testing.assert_allclose(value(), 0.5 * (by_weight[0.0] + by_weight[1.0]), atol=1e-6)
+        mixed_somewhere |= not np.allclose(by_weight[0.0], by_weight[1.0])
+    assert mixed_somewhere  # a playout's value differed from the network's: the mix was tested

@@ -272,6 +272,8 @@ def test_time_limit_and_statistics():
         {"margin": 1.5},
         {"margin": -0.1},
         {"margin_scale": 0},
+        {"playout_weight": 1.5},
+        {"playout_weight": -0.5},
         {"widening": float("nan")},
         {"algorithm": "ismcts", "widening": 1.0},
         {"depth_limit": 3},

@@ -30,7 +30,8 @@ const std::vector<Option>& options_of(Algorithm a) {
                                            {"margin_scale", Kind::kReal},
                                            {"evaluator", Kind::kEvaluator},
                                            {"root_noise", Kind::kWeight},
-                                           {"root_noise_alpha", Kind::kReal}};
+                                           {"root_noise_alpha", Kind::kReal},
+                                           {"playout_weight", Kind::kWeight}};
   static const std::vector<Option> ismcts = {{"exploration", Kind::kRealOrZero},
                                              {"heuristic_rollouts", Kind::kFlag},
                                              {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
@@ -39,14 +40,16 @@ const std::vector<Option>& options_of(Algorithm a) {
                                              {"margin_scale", Kind::kReal},
                                              {"evaluator", Kind::kEvaluator},
                                              {"root_noise", Kind::kWeight},
-                                             {"root_noise_alpha", Kind::kReal}};
+                                             {"root_noise_alpha", Kind::kReal},
+                                             {"playout_weight", Kind::kWeight}};
   static const std::vector<Option> pimc = {{"exploration", Kind::kRealOrZero},
                                            {"heuristic_rollouts", Kind::kFlag},
                                            {"max_nodes", Kind::kInt, 1000, 2'000'000'000},
                                            {"margin", Kind::kWeight},
                                            {"margin_scale", Kind::kReal},
                                            {"determinizations", Kind::kInt, 1, 100'000},
-                                           {"evaluator", Kind::kEvaluator}};
+                                           {"evaluator", Kind::kEvaluator},
+                                           {"playout_weight", Kind::kWeight}};
   static const std::vector<Option> expectimax = {
       {"depth", Kind::kInt, 1, 64}, {"bound", Kind::kReal}, {"pruning", Kind::kFlag}, {"star2", Kind::kFlag}};
   static const std::vector<Option> solver = {};
@@ -151,6 +154,8 @@ void set_mcts_option(MctsOptions& m, const std::string& key, const Json& v) {
     m.root_noise = v.as_number(key);
   else if (key == "root_noise_alpha")
     m.root_noise_alpha = v.as_number(key);
+  else if (key == "playout_weight")
+    m.playout_weight = v.as_number(key);
 }
 
 Json mcts_json(const MctsOptions& m, Algorithm a) {
@@ -177,6 +182,8 @@ Json mcts_json(const MctsOptions& m, Algorithm a) {
       j.set(key, Json::number(m.root_noise));
     else if (key == "root_noise_alpha")
       j.set(key, Json::number(m.root_noise_alpha));
+    else if (key == "playout_weight")
+      j.set(key, Json::number(m.playout_weight));
   }
   return j;
 }

@@ -32,7 +32,7 @@ enum class Evaluator : uint8_t {
   kPlayout,         // a playout to the end (UCT): the default
   kUniform,         // 1 / players to every seat, uniform priors: a tree search informed only by the game's ends
   kLearned,         // a network's (search/network.h), from the leaf's seat's observation alone
-  kLearnedPlayout,  // the network's priors, and values half its own, half a playout's (AlphaGo's mix)
+  kLearnedPlayout,  // the network's priors, and values mixed with a playout's (playout_weight; AlphaGo's mix)
   kOutside,         // given by the caller, leaf by leaf (MctsTree / IsmctsTree's begin_iteration, end_iteration)
 };
 
@@ -75,7 +75,8 @@ class LeafEvaluator {
  public:
   using State = typename G::StateType;
 
-  LeafEvaluator(const G& game, Evaluator kind, const Network* network) : game_(&game), kind_(kind), network_(network) {
+  LeafEvaluator(const G& game, Evaluator kind, const Network* network, double playout_weight)
+      : game_(&game), kind_(kind), network_(network), playout_weight_(playout_weight) {
     if (kind_ != Evaluator::kLearned && kind_ != Evaluator::kLearnedPlayout) return;
     if (!network_) throw std::invalid_argument("the learned evaluator needs a network");
     if (network_->game() != G::kName || network_->players() != game.num_players() ||
@@ -111,7 +112,8 @@ class LeafEvaluator {
     if (kind_ == Evaluator::kLearnedPlayout) {
       double played[G::kMaxNumPlayers] = {};
       playout(played);
-      for (int p = 0; p < game.num_players(); ++p) values[p] = 0.5 * values[p] + 0.5 * played[p];
+      for (int p = 0; p < game.num_players(); ++p)
+        values[p] = (1 - playout_weight_) * values[p] + playout_weight_ * played[p];
     }
     return priors_.data();
   }
@@ -120,6 +122,7 @@ class LeafEvaluator {
   const G* game_;
   Evaluator kind_;
   const Network* network_;
+  double playout_weight_;
   std::vector<float> observation_, scratch_, priors_;
 };
 

@@ -73,6 +73,9 @@ struct MctsOptions {
   // root_noise * Dir(root_noise_alpha), AlphaZero's exploration for self-play. 0: none.
   double root_noise = 0.0;
   double root_noise_alpha = 0.3;
+  // learned+playout: a leaf's value is (1 - playout_weight) * the network's + playout_weight * a
+  // playout's (AlphaGo's mixing parameter lambda).
+  double playout_weight = 0.5;
   long max_nodes = 20'000'000;         // the search stops growing its tree beyond this (memory guard)
   const StopFlag* stop = nullptr;      // set by the caller: the search ends after its current iteration
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
@@ -114,6 +117,8 @@ inline void check_options(const MctsOptions& options) {
     throw std::invalid_argument("root_noise must be in [0, 1]");
   if (!(options.root_noise_alpha > 0) || !std::isfinite(options.root_noise_alpha))
     throw std::invalid_argument("root_noise_alpha must be > 0");
+  if (!(options.playout_weight >= 0 && options.playout_weight <= 1))
+    throw std::invalid_argument("playout_weight must be in [0, 1]");
 }
 
 // What a playout's end is worth to each seat (MctsOptions::margin): the returns, or mixed with the
@@ -456,7 +461,11 @@ class MctsTree {
   static_assert(sizeof(Node) <= 32, "MCTS nodes stay within 32 bytes (issue 13)");
 
   MctsTree(const G& game, const State& root, const MctsOptions& options, uint64_t seed)
-      : game_(game), root_(root), options_(options), rng_(seed), evaluator_(game, options.evaluator, options.network) {
+      : game_(game),
+        root_(root),
+        options_(options),
+        rng_(seed),
+        evaluator_(game, options.evaluator, options.network, options.playout_weight) {
     allocate(1);
     node(0) = Node{};
     node(0).player = static_cast<int8_t>(game.current_player(root));
@@ -552,7 +561,7 @@ class MctsTree {
   void prepare(const MctsOptions& options, uint64_t seed) {
     options_ = options;
     rng_ = Rng(seed);
-    evaluator_ = detail::LeafEvaluator<G>(game_, options.evaluator, options.network);
+    evaluator_ = detail::LeafEvaluator<G>(game_, options.evaluator, options.network, options.playout_weight);
     for (float& v : root_sum_) v = 0;
   }
   Evaluator evaluator() const { return options_.evaluator; }

@@ -146,7 +146,9 @@ def best_move(
     heuristic_rollouts, max_nodes, policy_bias (a progressive bias towards the game's greedy
     policy), margin and margin_scale (a reward mixing the win with the points lead), evaluator
     ("playout", the default; "uniform"; "learned": a trained network's values and move priors,
-    with PUCT selection, the game's built-in network or `network`, nutcore.load_network's); MCTS also
+    with PUCT selection, the game's built-in network or `network`, nutcore.load_network's;
+    "learned+playout": its values mixed with a playout's, playout_weight of the playout, 0.5 by
+    default); MCTS also
     widening (progressive widening where the game orders its moves); PIMC: those of ISMCTS but
     policy_bias, and determinizations. Expectimax: depth, bound, pruning, star2; with pruning (two
     players) it gives the exact value for the chosen move and upper bounds for the others;
