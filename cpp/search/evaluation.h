@@ -75,8 +75,10 @@ class LeafEvaluator {
  public:
   using State = typename G::StateType;
 
-  LeafEvaluator(const G& game, Evaluator kind, const Network* network, double playout_weight)
-      : game_(&game), kind_(kind), network_(network), playout_weight_(playout_weight) {
+  // `options`: the search's (MctsOptions or one derived from it): its evaluator, network and playout_weight.
+  template <typename Options>
+  LeafEvaluator(const G& game, const Options& options)
+      : game_(&game), kind_(options.evaluator), network_(options.network), playout_weight_(options.playout_weight) {
     if (kind_ != Evaluator::kLearned && kind_ != Evaluator::kLearnedPlayout) return;
     if (!network_) throw std::invalid_argument("the learned evaluator needs a network");
     if (network_->game() != G::kName || network_->players() != game.num_players() ||

@@ -103,7 +103,7 @@ class IsmctsTree {
         options_(options),
         rng_(seed),
         observer_(game.current_player(root)),
-        evaluator_(game, options.evaluator, options.network, options.playout_weight) {
+        evaluator_(game, options) {
     table_.assign(1024, kEmpty);
     nodes_.reserve(1024);
     children_.reserve(1024 * 4);
@@ -190,7 +190,7 @@ class IsmctsTree {
   void prepare(const IsmctsOptions& options, uint64_t seed) {
     options_ = options;
     rng_ = Rng(seed);
-    evaluator_ = detail::LeafEvaluator<G>(game_, options.evaluator, options.network, options.playout_weight);
+    evaluator_ = detail::LeafEvaluator<G>(game_, options);
     for (double& v : root_sum_) v = 0;
   }
   Evaluator evaluator() const { return options_.evaluator; }

@@ -461,11 +461,7 @@ class MctsTree {
   static_assert(sizeof(Node) <= 32, "MCTS nodes stay within 32 bytes (issue 13)");
 
   MctsTree(const G& game, const State& root, const MctsOptions& options, uint64_t seed)
-      : game_(game),
-        root_(root),
-        options_(options),
-        rng_(seed),
-        evaluator_(game, options.evaluator, options.network, options.playout_weight) {
+      : game_(game), root_(root), options_(options), rng_(seed), evaluator_(game, options) {
     allocate(1);
     node(0) = Node{};
     node(0).player = static_cast<int8_t>(game.current_player(root));
@@ -561,7 +557,7 @@ class MctsTree {
   void prepare(const MctsOptions& options, uint64_t seed) {
     options_ = options;
     rng_ = Rng(seed);
-    evaluator_ = detail::LeafEvaluator<G>(game_, options.evaluator, options.network, options.playout_weight);
+    evaluator_ = detail::LeafEvaluator<G>(game_, options);
     for (float& v : root_sum_) v = 0;
   }
   Evaluator evaluator() const { return options_.evaluator; }
