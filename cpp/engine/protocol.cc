@@ -1170,18 +1170,18 @@ void Engine::run_search(std::shared_ptr<Search> search) {
           start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                       kProgressInterval * (1 + std::floor(std::chrono::duration<double>(running_since - start).count() /
                                                           kProgressInterval))));
-      std::optional<Clock::time_point> stop_at;
+      // Never, until a time limit sets it (a plain time point: GCC sees an optional's as uninitialised).
+      auto stop_at = Clock::time_point::max();
       if (limits_.search_seconds > 0)
         stop_at = running_since +
                   std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.search_seconds));
       std::unique_lock<std::mutex> lock(done_mutex);
       for (;;) {
-        const auto deadline = stop_at ? std::min(next_info, *stop_at) : next_info;
-        if (done_cv.wait_until(lock, deadline, [&] { return done; })) return;
+        if (done_cv.wait_until(lock, std::min(next_info, stop_at), [&] { return done; })) return;
         const auto now = Clock::now();
-        if (stop_at && now >= *stop_at) {
+        if (now >= stop_at) {
           search->flag.store(true);
-          stop_at.reset();
+          stop_at = Clock::time_point::max();
         }
         if (now >= next_info) {
           next_info =
