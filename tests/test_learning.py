@@ -287,6 +287,13 @@ def test_train_a_tiny_network_and_resume(tmp_path):
     assert main([*other, "--generations", "2", "--evaluator", "learned+playout"]) == 0
     assert json.loads((tmp_path / "other" / "run.json").read_text())["evaluator"] == "learned+playout"
     assert not np.array_equal(np.load(run / "gen-1.npz")["policy"], np.load(tmp_path / "other" / "gen-1.npz")["policy"])
+    # The same network on a process pool: the records are the same (above), and fitting takes one thread.
+    pooled = [*argv[:5], str(tmp_path / "pooled"), *argv[6:]]
+    assert main([*pooled, "--generations", "2", "--workers", "2"]) == 0
+    here, there = (Weights.from_bytes((d / "net-1.nnet").read_bytes()) for d in (run, tmp_path / "pooled"))
+    for a, b in zip([here.input_scale, *sum(here.layers, ()), *here.value, *here.policy],
+                    [there.input_scale, *sum(there.layers, ()), *there.value, *there.policy]):  # fmt: skip
+        assert np.array_equal(a, b)
 
 
 def test_inference_allocates_nothing(tmp_path):
