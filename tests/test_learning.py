@@ -291,8 +291,7 @@ def test_train_a_tiny_network_and_resume(tmp_path):
     pooled = [*argv[:5], str(tmp_path / "pooled"), *argv[6:]]
     assert main([*pooled, "--generations", "2", "--workers", "2"]) == 0
     here, there = (Weights.from_bytes((d / "net-1.nnet").read_bytes()) for d in (run, tmp_path / "pooled"))
-    for a, b in zip([here.input_scale, *sum(here.layers, ()), *here.value, *here.policy],
-                    [there.input_scale, *sum(there.layers, ()), *there.value, *there.policy]):  # fmt: skip
+    for a, b in zip(here.arrays(), there.arrays()):
         assert np.array_equal(a, b)
 
 

@@ -45,6 +45,10 @@ class Weights:
         v = np.exp(v - v.max(axis=1, keepdims=True))
         return v / v.sum(axis=1, keepdims=True), x @ self.policy[0].T + self.policy[1]
 
+    def arrays(self) -> list[np.ndarray]:
+        """The parameters in the file's order."""
+        return [self.input_scale, *(a for layer in self.layers for a in layer), *self.value, *self.policy]
+
     def to_bytes(self, dtype: str = "float16") -> bytes:
         header = {
             "game": self.game,
@@ -56,12 +60,8 @@ class Weights:
             "about": self.about,
         }
         text = json.dumps(header, sort_keys=True).encode("utf-8")
-        arrays = [self.input_scale]
-        for w, b in self.layers:
-            arrays += [w, b]
-        arrays += [*self.value, *self.policy]
         np_dtype = np.dtype("<f2" if dtype == "float16" else "<f4")
-        body = b"".join(np.ascontiguousarray(a, dtype=np_dtype).tobytes() for a in arrays)
+        body = b"".join(np.ascontiguousarray(a, dtype=np_dtype).tobytes() for a in self.arrays())
         return MAGIC + struct.pack("<II", FORMAT, len(text)) + text + body
 
     @classmethod
