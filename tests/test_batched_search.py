@@ -176,6 +176,26 @@ def test_leaves_are_rows_of_their_seats():
         assert ((leaves["current_player"][busy] >= 0) & (leaves["current_player"][busy] < 3)).all()
 
 
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("name", HIDDEN)
+def test_information_set_search_asks_only_for_the_searching_seats_leaves(name, players):
+    """ISMCTS walks through the other seats' nodes (their rollout policy's move first), as its
+    playout search does: they are keyed by what those seats know, new in most determinisations,
+    and as leaves they ended nearly every walk one move below the root."""
+    game = nutcore.load_game(name, players=players)
+    positions = decision_positions(game, seed=8, count=6)
+    env, _ = env_at(game, positions)
+    evaluator = Projection(env)
+    nutcore.BatchedSearch(env, iterations=60).run(evaluator, seed=4)
+    searching = np.array([state.current_player() for state in positions])
+    leaves = 0
+    for leaf_round in evaluator.rounds[1:]:  # after the roots' own evaluations
+        busy = leaf_round["pending"]
+        assert (leaf_round["current_player"][busy] == searching[busy]).all()
+        leaves += busy.sum()
+    assert leaves > 60  # not vacuous: near the end of a game many walks reach it instead
+
+
 @pytest.mark.parametrize("name", HIDDEN)
 def test_twins_the_searching_seat_cannot_tell_apart_are_searched_alike(name):
     """ISMCTS reads only what the seat to move knows: a twin position (the hidden cards drawn

@@ -9,7 +9,8 @@
 //           ones (first-play urgency at the node's own value; 0 while none is, so the priors decide)
 //     P(c): the prior, normalised over the legal moves
 //
-// The evaluation happens at a decision node: the leaf is a node's first visit; chance nodes on the
+// The evaluation happens at a decision node: the leaf is a node's first visit (ISMCTS: of the
+// searching seat's nodes where the game has a rollout policy, search/ismcts.h); chance nodes on the
 // way are walked through (an outcome sampled by its probability), never evaluated. The end of the
 // game is worth its returns, as with playouts. The root is evaluated before the first iteration
 // (its priors are needed to choose); that evaluation is not counted as an iteration.

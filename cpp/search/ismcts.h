@@ -129,11 +129,13 @@ class IsmctsTree {
   }
 
   // An evaluated iteration in two halves (as MctsTree's): begin_iteration() draws a state from the
-  // searching seat's posterior and walks to the first node not yet evaluated; true: leaf_state()
-  // needs an evaluation for leaf_player(), given to end_iteration(values, priors); false: the walk
-  // reached the end of the game (backed up). The leaf's seat decides there on its own information
-  // set, drawn with the rest of the state: the evaluator sees that seat's observation of the drawn
-  // state, never the true one. The root's own evaluation comes first and is not an iteration.
+  // searching seat's posterior and walks to the first node not yet evaluated, through the other
+  // seats' nodes as step 3 above (so the leaf is the searching seat's wherever the game has a
+  // rollout policy); true: leaf_state() needs an evaluation for leaf_player(), given to
+  // end_iteration(values, priors); false: the walk reached the end of the game (backed up). The
+  // leaf's seat decides there on its own information set, drawn with the rest of the state: the
+  // evaluator sees that seat's observation of the drawn state, never the true one. The root's own
+  // evaluation comes first and is not an iteration.
   bool begin_iteration() {
     State& state = leaf_;
     state = game_.resample(root_, observer_, rng_);
@@ -150,8 +152,23 @@ class IsmctsTree {
         continue;
       }
       game_.legal_actions(state, legal_);
-      leaf_key_ = game_.information_key(state, game_.current_player(state));
+      const int player = game_.current_player(state);
+      leaf_key_ = game_.information_key(state, player);
       leaf_index_ = find(leaf_key_);
+      // Another seat's node, not evaluated: walked through as the playout search walks them (the
+      // rollout policy's move first, then UCB), not made the leaf. Those nodes are keyed by what
+      // that seat knows, which differs between determinisations, so most are new: as leaves they
+      // ended nearly every walk one move below the root, valued from the other seat's view of the
+      // sample, and the searching seat's own tree stayed one move deep (bench/RESULTS.md).
+      if (player != observer_ && walks_through(leaf_index_)) {
+        const uint32_t index = find_or_add(leaf_key_, state, legal_);
+        const long i = index == kFull ? -1 : select(index, legal_);
+        if (i >= 0) {
+          game_.apply(state, children_[i].action);
+          path_.emplace_back(index, static_cast<uint32_t>(i));
+          continue;
+        }
+      }
       // New, awaiting its priors, or (a game breaking the concept's contract) other moves here.
       if (leaf_index_ == kEmpty || !nodes_[leaf_index_].evaluated || !matches(leaf_index_, legal_)) return true;
       const uint32_t i = select_evaluated(leaf_index_);
@@ -244,6 +261,15 @@ class IsmctsTree {
   uint64_t leaf_key_ = 0;
   uint32_t leaf_index_ = kEmpty;
   detail::LeafEvaluator<G> evaluator_;
+
+  // Whether an evaluated walk goes on through another seat's node `index` (kEmpty: new): while it
+  // holds no priors, and only with a rollout policy to choose its first move (without one the
+  // node is the leaf, evaluated from that seat's view).
+  bool walks_through(uint32_t index) const {
+    if (index != kEmpty && nodes_[index].evaluated) return false;
+    if constexpr (HasRolloutPolicy<G>) return options_.policy_bias > 0;
+    return false;
+  }
 
   bool evaluated() const { return options_.evaluator != Evaluator::kPlayout; }
 

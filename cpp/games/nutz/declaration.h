@@ -26,7 +26,7 @@ struct nutz {
                                                           "auto:iterations=400",
                                                           "auto:iterations=1500",
                                                           "auto:iterations=6000",
-                                                          "auto:iterations=6000,evaluator=learned+playout"};
+                                                          "auto:iterations=30000,evaluator=learned"};
 
   static Algorithm auto_algorithm(const Game&, const nutcore::nutz::State&) { return Algorithm::kIsmcts; }
   static bool solver_applies(const Game&, const nutcore::nutz::State&) { return false; }
