@@ -160,15 +160,7 @@ class IsmctsTree {
       // that seat knows, which differs between determinisations, so most are new: as leaves they
       // ended nearly every walk one move below the root, valued from the other seat's view of the
       // sample, and the searching seat's own tree stayed one move deep (bench/RESULTS.md).
-      if (player != observer_ && walks_through(leaf_index_)) {
-        const uint32_t index = find_or_add(leaf_key_, state, legal_);
-        const long i = index == kFull ? -1 : select(index, legal_);
-        if (i >= 0) {
-          game_.apply(state, children_[i].action);
-          path_.emplace_back(index, static_cast<uint32_t>(i));
-          continue;
-        }
-      }
+      if (player != observer_ && walks_through(leaf_index_) && ucb_step(leaf_key_, state) != kFull) continue;
       // New, awaiting its priors, or (a game breaking the concept's contract) other moves here.
       if (leaf_index_ == kEmpty || !nodes_[leaf_index_].evaluated || !matches(leaf_index_, legal_)) return true;
       const uint32_t i = select_evaluated(leaf_index_);
@@ -265,8 +257,10 @@ class IsmctsTree {
   // Whether an evaluated walk goes on through another seat's node `index` (kEmpty: new): while it
   // holds no priors, and only with a rollout policy to choose its first move (without one the
   // node is the leaf, evaluated from that seat's view).
-  bool walks_through(uint32_t index) const {
-    if (index != kEmpty && nodes_[index].evaluated) return false;
+  bool walks_through(uint32_t index) const { return (index == kEmpty || !nodes_[index].evaluated) && hints(); }
+
+  // Whether new nodes hold the rollout policy's move as their first (Node::hint).
+  bool hints() const {
     if constexpr (HasRolloutPolicy<G>) return options_.policy_bias > 0;
     return false;
   }
@@ -348,7 +342,7 @@ class IsmctsTree {
     if (!room_for(legal.size())) return kFull;
     Action hint = -1;
     if constexpr (HasRolloutPolicy<G>) {
-      if (options_.policy_bias > 0) hint = rollout_action(game_, state, rng_);
+      if (hints()) hint = rollout_action(game_, state, rng_);
     }
     const uint32_t index =
         add_node({key, static_cast<uint32_t>(children_.size()), 0, hint, static_cast<uint16_t>(legal.size()),
@@ -437,6 +431,19 @@ class IsmctsTree {
     return node.first_child + best;
   }
 
+  // One step of a walk by UCB at `state` (its moves in legal_): the node for `key` found or added,
+  // a child selected and played, the pair put on path_. The node's index; kFull, with nothing
+  // played, if the memory guard refused the node or the game broke the concept's contract.
+  uint32_t ucb_step(uint64_t key, State& state) {
+    const uint32_t index = find_or_add(key, state, legal_);
+    if (index == kFull) return kFull;
+    const long i = select(index, legal_);
+    if (i < 0) return kFull;
+    game_.apply(state, children_[i].action);
+    path_.emplace_back(index, static_cast<uint32_t>(i));
+    return index;
+  }
+
   void playout(State& state) { play_out(game_, state, rng_, options_.heuristic_rollouts); }
 
   void iterate() {
@@ -450,13 +457,9 @@ class IsmctsTree {
       const int player = game_.current_player(state);
       game_.legal_actions(state, legal_);
       const uint32_t before = static_cast<uint32_t>(nodes_.size());
-      const uint32_t index = find_or_add(game_.information_key(state, player), state, legal_);
-      if (index == kFull) break;  // memory guard: evaluate by playout from here
+      const uint32_t index = ucb_step(game_.information_key(state, player), state);
+      if (index == kFull) break;  // memory guard, or a game breaking the concept's contract: play out
       const bool is_new = index >= before;
-      const long i = select(index, legal_);
-      if (i < 0) break;  // a game breaking the concept's contract: play out from here
-      game_.apply(state, children_[i].action);
-      path_.emplace_back(index, static_cast<uint32_t>(i));
       // One new node of the searching seat per iteration, then a playout. Other seats' nodes are
       // keyed by what they know, which differs between determinisations, so most of them are new;
       // stopping at them would leave the searcher's own tree about one move deep.
