@@ -17,14 +17,14 @@ import json
 import queue
 import threading
 import weakref
-from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint64, c_void_p
+from ctypes import POINTER, byref, c_char_p, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 from typing import Any, Optional, Union
 
 from protocol import PATIENCE, _Client, limits_from_args
 
 import nutcore
 
-NC_ABI_VERSION = 1  # the header's #define
+NC_ABI_VERSION = 2  # the header's #define
 NC_CHANCE = -1
 NC_TERMINAL = -4
 
@@ -55,7 +55,7 @@ lib = ctypes.CDLL(LIBRARY_PATH)
 _handle = c_void_p  # nc_game*, nc_state*, nc_bot*, nc_engine*: opaque
 _handle_out = POINTER(c_void_p)  # nc_xxx** out
 _string_out = POINTER(c_void_p)  # char** out: kept as a void* so that it can be given to nc_free
-_status = c_int  # an enum is an int in the C ABI
+_status = c_int32  # nc_status is int32_t
 
 # (name, restype, argtypes): every function of nutcore.h, in the header's order.
 _PROTOTYPES = [
@@ -85,14 +85,20 @@ _PROTOTYPES = [
     ("nc_state_string_to_action", _status, [_handle, c_char_p, POINTER(c_int)]),
     ("nc_state_apply", _status, [_handle, c_int]),
     ("nc_state_sample_chance", _status, [_handle, c_uint64, POINTER(c_int)]),
-    ("nc_state_random_playouts", _status, [_handle, c_int64, c_uint64, POINTER(c_int64)]),
+    ("nc_state_random_playouts", _status, [_handle, c_int64, c_uint64, _handle, POINTER(c_int64)]),
     ("nc_state_observation_json", _status, [_handle, c_int, _string_out]),
+    # stopping a call from another thread
+    ("nc_stop_new", _status, [_handle_out]),
+    ("nc_stop_trigger", _status, [_handle]),
+    ("nc_stop_reset", _status, [_handle]),
+    ("nc_stop_triggered", _status, [_handle, POINTER(c_int)]),
+    ("nc_stop_free", None, [_handle]),
     # the AI
-    ("nc_best_move", _status, [_handle, c_char_p, _string_out]),
+    ("nc_best_move", _status, [_handle, c_char_p, _handle, _string_out]),
     ("nc_bot_new", _status, [c_char_p, _handle_out]),
     ("nc_bot_free", None, [_handle]),
     ("nc_bot_reset", _status, [_handle, c_uint64]),
-    ("nc_bot_move", _status, [_handle, _handle, POINTER(c_int)]),
+    ("nc_bot_move", _status, [_handle, _handle, _handle, POINTER(c_int)]),
     # the engine protocol
     ("nc_engine_new", _status, [c_char_p, _handle_out]),
     ("nc_engine_send", _status, [_handle, c_char_p]),
@@ -312,17 +318,20 @@ class CapiState(_Owned):
     def sample_chance(self, seed: int) -> int:
         return call_int(lib.nc_state_sample_chance, self.handle, seed)
 
-    def random_playouts(self, count: int, seed: int) -> int:
+    def random_playouts(self, count: int, seed: int, stop: Optional[CapiStop] = None) -> int:
         out = c_int64()
-        check(lib.nc_state_random_playouts(self.handle, count, seed, byref(out)), "nc_state_random_playouts")
+        stop_handle = None if stop is None else stop.handle
+        check(
+            lib.nc_state_random_playouts(self.handle, count, seed, stop_handle, byref(out)), "nc_state_random_playouts"
+        )
         return out.value
 
     def observation_json(self, seat: int) -> dict:
         return call_json(lib.nc_state_observation_json, self.handle, seat)
 
-    def best_move(self, request: Any = None) -> dict:
+    def best_move(self, request: Any = None, stop: Optional[CapiStop] = None) -> dict:
         """nc_best_move: request a dict (json.dumps), raw JSON text, or None for the defaults."""
-        return call_json(lib.nc_best_move, self.handle, _json_arg(request))
+        return call_json(lib.nc_best_move, self.handle, _json_arg(request), None if stop is None else stop.handle)
 
 
 class CapiBot(_Owned):
@@ -336,8 +345,27 @@ class CapiBot(_Owned):
     def reset(self, seed: int) -> None:
         check(lib.nc_bot_reset(self.handle, seed), "nc_bot_reset")
 
-    def move(self, state: CapiState) -> int:
-        return call_int(lib.nc_bot_move, self.handle, state.handle)
+    def move(self, state: CapiState, stop: Optional[CapiStop] = None) -> int:
+        return call_int(lib.nc_bot_move, self.handle, state.handle, None if stop is None else stop.handle)
+
+
+class CapiStop(_Owned):
+    """nc_stop_new(): trip it from any thread to end the calls given it."""
+
+    _free_fn = lib.nc_stop_free
+
+    def __init__(self):
+        super().__init__(call_handle(lib.nc_stop_new))
+
+    def trigger(self) -> None:
+        check(lib.nc_stop_trigger(self.handle), "nc_stop_trigger")
+
+    def reset(self) -> None:
+        check(lib.nc_stop_reset(self.handle), "nc_stop_reset")
+
+    @property
+    def triggered(self) -> bool:
+        return bool(call_int(lib.nc_stop_triggered, self.handle))
 
 
 # ----- the engine handle: the "capi" transport

@@ -97,7 +97,7 @@ def _terminal_state(name: str = "auf_die_nuesse") -> CapiState:
 
 
 def test_versions_and_game_names():
-    assert lib.nc_abi_version() == NC_ABI_VERSION == 1
+    assert lib.nc_abi_version() == NC_ABI_VERSION == 2
     assert lib.nc_version().decode() == nutcore.__version__
     count = lib.nc_game_count()
     names = [lib.nc_game_name(i).decode() for i in range(count)]
@@ -439,17 +439,27 @@ def test_null_handles():
         (lib.nc_state_apply, (None, 0)),
         (lib.nc_state_sample_chance, (None, 1, byref(i))),
         (lib.nc_state_observation_json, (None, 0, byref(s))),
-        (lib.nc_best_move, (None, None, byref(s))),
+        (lib.nc_best_move, (None, None, None, byref(s))),
         (lib.nc_bot_reset, (None, 1)),
-        (lib.nc_bot_move, (None, None, byref(i))),
+        (lib.nc_bot_move, (None, None, None, byref(i))),
+        (lib.nc_stop_trigger, (None,)),
+        (lib.nc_stop_reset, (None,)),
+        (lib.nc_stop_triggered, (None, byref(i))),
         (lib.nc_engine_send, (None, b'{"cmd": "hello"}')),
         (lib.nc_engine_receive, (None, 0, byref(s))),
     ]:
         _fails(NC_INVALID_HANDLE, fn, *args)
     assert s.value is None and i.value == 0 and size.value == 0  # out parameters untouched
     bot = CapiBot("greedy")
-    _fails(NC_INVALID_HANDLE, lib.nc_bot_move, bot.handle, None, byref(i))
-    for free in (lib.nc_game_free, lib.nc_state_free, lib.nc_bot_free, lib.nc_engine_free, lib.nc_free):
+    _fails(NC_INVALID_HANDLE, lib.nc_bot_move, bot.handle, None, None, byref(i))
+    for free in (
+        lib.nc_game_free,
+        lib.nc_state_free,
+        lib.nc_bot_free,
+        lib.nc_engine_free,
+        lib.nc_stop_free,
+        lib.nc_free,
+    ):
         free(None)  # ignored
 
 
@@ -470,7 +480,7 @@ def test_null_values():
     _fails(NC_INVALID_ARGUMENT, lib.nc_state_new, ritter.handle, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_game_num_players, ritter.handle, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_state_observation_json, state.handle, 0, None)
-    _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, None, None)
+    _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, None, None, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_bot_new, b"greedy", None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_engine_new, None, None)
     count = c_size_t(SENTINEL)
@@ -494,8 +504,8 @@ def test_freed_and_foreign_handles():
     _fails(NC_INVALID_HANDLE, lib.nc_state_apply, bot.handle, 0)
     _fails(NC_INVALID_HANDLE, lib.nc_game_params, state.handle, byref(s))
     _fails(NC_INVALID_HANDLE, lib.nc_state_new, state.handle, byref(s))
-    _fails(NC_INVALID_HANDLE, lib.nc_bot_move, state.handle, state.handle, byref(i))
-    _fails(NC_INVALID_HANDLE, lib.nc_bot_move, bot.handle, game.handle, byref(i))
+    _fails(NC_INVALID_HANDLE, lib.nc_bot_move, state.handle, state.handle, None, byref(i))
+    _fails(NC_INVALID_HANDLE, lib.nc_bot_move, bot.handle, game.handle, None, byref(i))
     _fails(NC_INVALID_HANDLE, lib.nc_engine_send, state.handle, b'{"cmd": "hello"}')
     # never made by the library: memory of this process, and an address nobody owns
     foreign = ctypes.create_string_buffer(256)
@@ -621,8 +631,8 @@ def test_bad_requests_and_wrong_order():
     i = c_int(SENTINEL)
     # at a chance node: no search, no bot move
     assert state.current_player() == NC_CHANCE
-    _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, b'{"iterations": 50}', byref(out))
-    _fails(NC_INVALID_ARGUMENT, lib.nc_bot_move, greedy.handle, state.handle, byref(i))
+    _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, b'{"iterations": 50}', None, byref(out))
+    _fails(NC_INVALID_ARGUMENT, lib.nc_bot_move, greedy.handle, state.handle, None, byref(i))
     _to_decision(state, seed=8)
     before = state.to_json_text()
     # at a decision node: no chance to sample
@@ -647,7 +657,7 @@ def test_bad_requests_and_wrong_order():
         b'{"iterations": 50, "exploration": "wide"}',
         b'{"iterations": 50, "pad": "' + b"x" * 10_000_000 + b'"}',  # 10 MB
     ]:
-        _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, request, byref(out))
+        _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, request, None, byref(out))
     assert state.to_json_text() == before
     for spec in (b"", b"no_such_bot", b"\xff", b"auto:iterations=0", b"level:12", b"greedy:memory=x", b"mcts:,"):
         _fails(NC_INVALID_ARGUMENT, lib.nc_bot_new, spec, byref(out))
@@ -655,9 +665,9 @@ def test_bad_requests_and_wrong_order():
         _fails(NC_INVALID_ARGUMENT, lib.nc_state_observation_json, state.handle, seat, byref(out))
     # at the end of the game
     end = _terminal_state()
-    _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, end.handle, b'{"iterations": 50}', byref(out))
+    _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, end.handle, b'{"iterations": 50}', None, byref(out))
     _fails(NC_INVALID_ARGUMENT, lib.nc_state_sample_chance, end.handle, 1, byref(i))
-    _fails(NC_INVALID_ARGUMENT, lib.nc_bot_move, greedy.handle, end.handle, byref(i))
+    _fails(NC_INVALID_ARGUMENT, lib.nc_bot_move, greedy.handle, end.handle, None, byref(i))
     assert out.value == SENTINEL and i.value == SENTINEL
     assert state.best_move({"iterations": 50, "seed": 1})["action"] in state.legal_action_ids()
 
@@ -685,8 +695,8 @@ def test_random_playouts_are_the_python_packages(name):
     here = game.state_from_json(state.to_json())
     assert state.random_playouts(20, 3) == int(game.random_playouts(20, seed=3, state=here)[1].sum())
     out = ctypes.c_int64(SENTINEL)
-    _fails(NC_INVALID_ARGUMENT, lib.nc_state_random_playouts, state.handle, -1, 1, byref(out))
-    _fails(NC_INVALID_ARGUMENT, lib.nc_state_random_playouts, state.handle, 1, 1, None)
+    _fails(NC_INVALID_ARGUMENT, lib.nc_state_random_playouts, state.handle, -1, 1, None, byref(out))
+    _fails(NC_INVALID_ARGUMENT, lib.nc_state_random_playouts, state.handle, 1, 1, None, None)
     assert out.value == SENTINEL
 
 

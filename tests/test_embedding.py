@@ -53,7 +53,7 @@ def test_the_c_example_plays_a_full_game_of_every_game(tmp_path):
     run = subprocess.run([str(program)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0] == f"nutcore {nutcore.__version__}, ABI 1, {len(nutcore.list_games())} games"
+    assert lines[0] == f"nutcore {nutcore.__version__}, ABI 2, {len(nutcore.list_games())} games"
     for name, line in zip(nutcore.list_games(), lines[1:]):
         assert line.startswith(f"{name}: ") and '"terminal":true' in line, line
         returns = [float(x) for x in re.search(r'"returns":\[([^\]]*)\]', line).group(1).split(",")]

@@ -159,7 +159,7 @@ export function bench(module, emit, work) {
       const state = M.getValue(slot, "i32");
       // Timed here: emscripten's clocks tick in milliseconds in some hosts, performance.now() finer.
       const t0 = performance.now();
-      withString(JSON.stringify(search.request), (p) => check(M._nc_best_move(state, p, slot), "nc_best_move"));
+      withString(JSON.stringify(search.request), (p) => check(M._nc_best_move(state, p, 0, slot), "nc_best_move"));
       row.search_seconds += (performance.now() - t0) / 1000;
       const result = JSON.parse(takeString());
       row.nodes += result.nodes;
@@ -169,7 +169,7 @@ export function bench(module, emit, work) {
     check(M._nc_state_new(game, slot), "nc_state_new");
     const start = M.getValue(slot, "i32");
     const t = performance.now();
-    check(M._nc_state_random_playouts(start, BigInt(entry.playouts), BigInt(entry.seed), slot), "nc_state_random_playouts");
+    check(M._nc_state_random_playouts(start, BigInt(entry.playouts), BigInt(entry.seed), 0, slot), "nc_state_random_playouts");
     row.playout_seconds = (performance.now() - t) / 1000;
     row.playouts = entry.playouts;
     row.transitions = M.HEAP32[(slot >> 2) + 1] * 2 ** 32 + M.HEAPU32[slot >> 2];

@@ -43,7 +43,9 @@ std::string line_arg(const py::handle& line) {
 }
 
 // The protocol engine for Python: replies go to `send(line)` (a str) with the GIL taken, from
-// whichever thread made them; every call that may wait releases the GIL.
+// whichever thread made them. Every call into the engine that takes one of its locks releases the
+// GIL first (protocol.h's lock order): a search delivering its reply holds the engine's delivery
+// lock and waits for the GIL, so a caller holding the GIL must not wait for an engine lock.
 struct PyEngine {
   py::object send;
   std::unique_ptr<engine::Engine> engine;
@@ -66,6 +68,14 @@ struct PyEngine {
     engine.reset();
   }
 };
+
+// Runs `f` with the GIL released (it takes an engine lock) and returns its result; an exception
+// it throws is raised once the GIL is held again.
+template <typename F>
+auto without_gil(F&& f) {
+  py::gil_scoped_release release;
+  return f();
+}
 
 }  // namespace
 
@@ -448,21 +458,32 @@ void bind_engine(py::module_& m) {
           py::arg("wait") = true)
       .def("drop", [](PyEngine& e) { e.engine->drop(); })
       .def_property_readonly("closed", [](const PyEngine& e) { return e.engine->closed(); })
-      .def_property_readonly("searching", [](const PyEngine& e) { return e.engine->searching(); })
+      .def_property_readonly("searching",
+                             [](const PyEngine& e) {
+                               py::gil_scoped_release release;
+                               return e.engine->searching();
+                             })
       .def("wait_for_search",
            [](PyEngine& e) {
              py::gil_scoped_release release;
              e.engine->wait_for_search();
            })
       .def(
-          "_truth", [](const PyEngine& e) { return json_to_py(e.engine->truth_json()); },
+          "_truth", [](const PyEngine& e) { return json_to_py(without_gil([&] { return e.engine->truth_json(); })); },
           "For tests: the true position (not a protocol command).")
       .def(
-          "_connection", [](const PyEngine& e) { return json_to_py(e.engine->connection_json()); },
+          "_connection",
+          [](const PyEngine& e) { return json_to_py(without_gil([&] { return e.engine->connection_json(); })); },
           "For tests: the game being played and the connection's seat.")
       .def(
           "_replace_truth",
-          [](PyEngine& e, const py::object& position) { e.engine->replace_truth(json_from_py(position)); },
+          [](PyEngine& e, const py::object& position) {
+            const Json truth = json_from_py(position);
+            without_gil([&] {
+              e.engine->replace_truth(truth);
+              return 0;
+            });
+          },
           py::arg("position"), "For tests: another position for the truth (one the seat cannot tell from it).");
   m.def(
       "run_stdio",

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -29,7 +30,7 @@
 using nutcore::Json;
 namespace engine = nutcore::engine;
 
-enum class Kind { kGame, kState, kBot, kEngine };
+enum class Kind { kGame, kState, kBot, kEngine, kStop };
 
 struct nc_game {
   std::shared_ptr<const engine::AnyGame> game;
@@ -40,11 +41,18 @@ struct nc_state {
 struct nc_bot {
   std::unique_ptr<engine::Bot> bot;
 };
+// An engine handle: the engine and the queue its replies wait in for nc_engine_receive. Its mutex
+// guards the queue and `closed` only, and is never held while calling into the engine (whose
+// delivery lock is held while it pushes here: protocol.h's lock order).
 struct nc_engine {
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<std::string> replies;
+  bool closed = false;  // the quit reply is in `replies` (or was taken): nothing follows it
   std::unique_ptr<engine::Engine> engine;
+};
+struct nc_stop {
+  nutcore::StopFlag flag{false};
 };
 
 #if defined(NUTCORE_NO_THREADS)
@@ -86,8 +94,43 @@ bool retire(const void* p, Kind k) {
   return true;
 }
 
+// Text that is valid UTF-8 whatever the caller passed in: each byte outside a well-formed sequence
+// as \xNN (strict decoders, such as Rust's CStr::to_str or .NET's, refuse anything else).
+std::string utf8_escaped(const std::string& text) {
+  if (nutcore::valid_utf8(text)) return text;
+  const auto byte = [&](size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u; };
+  const auto tail = [&](size_t i) { return (byte(i) & 0xC0) == 0x80; };
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned c = byte(i);
+    size_t n = 0;  // the length of a well-formed sequence at i (Unicode's table 3-7), 0 if none
+    if (c < 0x80)
+      n = 1;
+    else if (c >= 0xC2 && c <= 0xDF)
+      n = tail(i + 1) ? 2 : 0;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      const unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+      n = byte(i + 1) >= lo && byte(i + 1) <= hi && tail(i + 2) ? 3 : 0;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      const unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+      n = byte(i + 1) >= lo && byte(i + 1) <= hi && tail(i + 2) && tail(i + 3) ? 4 : 0;
+    }
+    if (n > 0) {
+      out.append(text, i, n);
+      i += n;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+      ++i;
+    }
+  }
+  return out;
+}
+
 nc_status fail(nc_status status, const std::string& message) {
-  last_error = message;
+  last_error = utf8_escaped(message);
   return status;
 }
 
@@ -363,12 +406,14 @@ nc_status nc_state_sample_chance(const nc_state* state, uint64_t seed, int* acti
   });
 }
 
-nc_status nc_state_random_playouts(const nc_state* state, int64_t count, uint64_t seed, int64_t* transitions_out) {
+nc_status nc_state_random_playouts(const nc_state* state, int64_t count, uint64_t seed, nc_stop* stop,
+                                   int64_t* transitions_out) {
   NC_CHECK(state, Kind::kState, "state");
+  if (stop) NC_CHECK(stop, Kind::kStop, "stop");
   return guarded([&] {
     need(transitions_out, "transitions_out");
     if (count < 0) throw std::invalid_argument("count must be at least 0, got " + std::to_string(count));
-    *transitions_out = state->state->random_playouts(count, seed, nullptr);
+    *transitions_out = state->state->random_playouts(count, seed, stop ? &stop->flag : nullptr);
   });
 }
 
@@ -380,12 +425,49 @@ nc_status nc_state_observation_json(const nc_state* state, int seat, char** json
   });
 }
 
-nc_status nc_best_move(const nc_state* state, const char* request_json, char** result_json) {
+nc_status nc_stop_new(nc_stop** out) {
+  return guarded([&] {
+    need(out, "out");
+    auto s = std::make_unique<nc_stop>();
+    enroll(s.get(), Kind::kStop);
+    *out = s.release();
+  });
+}
+
+nc_status nc_stop_trigger(nc_stop* stop) {
+  NC_CHECK(stop, Kind::kStop, "stop");
+  last_error.clear();
+  stop->flag.store(true);
+  return NC_OK;
+}
+
+nc_status nc_stop_reset(nc_stop* stop) {
+  NC_CHECK(stop, Kind::kStop, "stop");
+  last_error.clear();
+  stop->flag.store(false);
+  return NC_OK;
+}
+
+nc_status nc_stop_triggered(const nc_stop* stop, int* out) {
+  NC_CHECK(stop, Kind::kStop, "stop");
+  return guarded([&] {
+    need(out, "out");
+    *out = stop->flag.load() ? 1 : 0;
+  });
+}
+
+void nc_stop_free(nc_stop* stop) {
+  if (retire(stop, Kind::kStop)) delete stop;
+}
+
+nc_status nc_best_move(const nc_state* state, const char* request_json, nc_stop* stop, char** result_json) {
   NC_CHECK(state, Kind::kState, "state");
+  if (stop) NC_CHECK(stop, Kind::kStop, "stop");
   return guarded([&] {
     need(result_json, "result_json");
     const engine::SearchRequest request = engine::parse_search_request(json_arg(request_json, "request", true));
-    *result_json = copy_out(engine::best_move(*state->state, request, nullptr, nullptr, nullptr).to_json().dump());
+    const nutcore::StopFlag* flag = stop ? &stop->flag : nullptr;
+    *result_json = copy_out(engine::best_move(*state->state, request, flag, nullptr, nullptr).to_json().dump());
   });
 }
 
@@ -409,12 +491,13 @@ nc_status nc_bot_reset(nc_bot* bot, uint64_t seed) {
   return guarded([&] { bot->bot->reset(seed); });
 }
 
-nc_status nc_bot_move(nc_bot* bot, const nc_state* state, int* action_out) {
+nc_status nc_bot_move(nc_bot* bot, const nc_state* state, nc_stop* stop, int* action_out) {
   NC_CHECK(bot, Kind::kBot, "bot");
   NC_CHECK(state, Kind::kState, "state");
+  if (stop) NC_CHECK(stop, Kind::kStop, "stop");
   return guarded([&] {
     need(action_out, "action_out");
-    *action_out = bot->bot->step(*state->state);
+    *action_out = bot->bot->step(*state->state, stop ? &stop->flag : nullptr);
   });
 }
 
@@ -428,11 +511,20 @@ nc_status nc_engine_new(const char* limits_json, nc_engine** out) {
         [self](const std::string& line) {
           {
             std::lock_guard<std::mutex> lock(self->mutex);
+            if (self->closed) return;  // nothing follows the quit reply
             self->replies.push_back(line);
           }
           self->cv.notify_all();
         },
         limits);
+    // Right after the quit reply is queued here: receive answers NC_CLOSED once it was taken.
+    e->engine->set_on_closed([self] {
+      {
+        std::lock_guard<std::mutex> lock(self->mutex);
+        self->closed = true;
+      }
+      self->cv.notify_all();
+    });
 #if defined(NUTCORE_NO_THREADS)
     e->engine->set_host_yield([self] {
       std::string text;
@@ -456,20 +548,31 @@ nc_status nc_engine_new(const char* limits_json, nc_engine** out) {
   });
 }
 
+namespace {
+
+nc_status engine_send(nc_engine* engine, const std::string& line) {
+  {
+    std::lock_guard<std::mutex> lock(engine->mutex);
+    if (engine->closed) return fail(NC_CLOSED, "the engine has quit");
+  }
+  bool answered = true;
+  const nc_status status = guarded([&] { answered = engine->engine->handle(line); });
+  if (status == NC_OK && !answered) return fail(NC_CLOSED, "the engine has quit");  // after its last reply
+  return status;
+}
+
+}  // namespace
+
 nc_status nc_engine_send(nc_engine* engine, const char* line) {
   NC_CHECK(engine, Kind::kEngine, "engine");
-  return guarded([&] {
-    need(line, "line");
-    engine->engine->handle(line);
-  });
+  if (!line) return fail(NC_INVALID_ARGUMENT, "line is NULL");
+  return engine_send(engine, line);
 }
 
 nc_status nc_engine_send_bytes(nc_engine* engine, const char* data, size_t length) {
   NC_CHECK(engine, Kind::kEngine, "engine");
-  return guarded([&] {
-    if (length > 0) need(data, "data");
-    engine->engine->handle(std::string(data ? data : "", length));
-  });
+  if (!data) return fail(NC_INVALID_ARGUMENT, "data is NULL");
+  return engine_send(engine, std::string(data, length));
 }
 
 nc_status nc_engine_receive(nc_engine* engine, int timeout_ms, char** line_out) {
@@ -478,7 +581,7 @@ nc_status nc_engine_receive(nc_engine* engine, int timeout_ms, char** line_out) 
   std::string line;
   {
     std::unique_lock<std::mutex> lock(engine->mutex);
-    const auto ready = [&] { return !engine->replies.empty() || engine->engine->closed(); };
+    const auto ready = [&] { return !engine->replies.empty() || engine->closed; };
 #if defined(NUTCORE_NO_THREADS)
     timeout_ms = 0;  // one thread: every reply is there when send returns, and none could come later
 #endif
@@ -487,7 +590,7 @@ nc_status nc_engine_receive(nc_engine* engine, int timeout_ms, char** line_out) 
     else
       engine->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready);
     if (engine->replies.empty()) {
-      if (engine->engine->closed() && !engine->engine->searching()) return fail(NC_CLOSED, "the engine has quit");
+      if (engine->closed) return fail(NC_CLOSED, "the engine has quit");
       return fail(NC_TIMEOUT, "no reply within " + std::to_string(timeout_ms) + " ms");
     }
     line = std::move(engine->replies.front());

@@ -407,9 +407,11 @@ Engine::Engine(Send send, Limits limits, std::shared_ptr<SearchSlots> slots)
 Engine::~Engine() {
   close(true);
   if (search_thread_.joinable()) search_thread_.join();
+  for (std::thread& t : finished_)
+    if (t.joinable()) t.join();
 }
 
-void Engine::emit(const Json& reply) {
+bool Engine::emit(const Json& reply, bool last) {
   std::string line;
   try {
     line = encode_reply(reply);
@@ -420,52 +422,86 @@ void Engine::emit(const Json& reply) {
     err.set("message", Json::string(std::string("unserializable reply: ") + e.what()));
     line = encode_reply(err);
   }
-  std::lock_guard<std::mutex> lock(send_mutex_);
-  if (dropped_.load()) return;
-  try {
-    send_(line);
-  } catch (...) {  // a broken transport must not take the engine down
+  std::lock_guard<std::mutex> lock(outbox_mutex_);
+  if (sealed_) return false;  // the quit reply was the last line
+  outbox_.push_back({std::move(line), last});
+  if (last) {
+    sealed_ = true;
+    closed_.store(true);
+  }
+  return true;
+}
+
+void Engine::deliver() {
+  const std::thread::id me = std::this_thread::get_id();
+  {
+    std::lock_guard<std::mutex> lock(outbox_mutex_);
+    if (delivering_ == me) return;  // `send` called back into the engine: the loop below sends what it queued
+  }
+  std::lock_guard<std::mutex> delivery(delivery_mutex_);
+  for (;;) {
+    Line line;
+    {
+      std::lock_guard<std::mutex> lock(outbox_mutex_);
+      if (outbox_.empty()) {
+        delivering_ = std::thread::id();
+        return;
+      }
+      line = std::move(outbox_.front());
+      outbox_.pop_front();
+      delivering_ = me;
+    }
+    if (!dropped_.load()) {
+      try {
+        send_(line.text);
+      } catch (...) {  // a broken transport must not take the engine down
+      }
+    }
+    if (line.last && on_closed_) {
+      try {
+        on_closed_();
+      } catch (...) {
+      }
+    }
   }
 }
 
-void Engine::error(const std::string& code, const std::string& message, const Json* rid, const std::string* command) {
+bool Engine::error(const std::string& code, const std::string& message, const Json* rid, const std::string* command) {
   Json reply = Json::object();
   reply.set("type", Json::string("error"));
   if (rid) reply.set("id", *rid);
   if (command) reply.set("command", Json::string(*command));
   reply.set("error", Json::string(code));
   reply.set("message", Json::string(message));
-  emit(reply);
+  return emit(reply);
 }
 
-void Engine::handle(const std::string& line) {
-  if (line.find_first_not_of(" \t\r\n") == std::string::npos) return;  // blank lines are ignored
-  Json msg;
+bool Engine::handle(const std::string& line) {
+  if (line.find_first_not_of(" \t\r\n") == std::string::npos) return true;  // blank lines are ignored
+  bool answered;
   try {
-    msg = parse_line(line);
+    answered = dispatch(parse_line(line));
   } catch (const ProtocolError& e) {
     const Json* rid = e.rid && valid_id(*e.rid) ? &*e.rid : nullptr;
-    error(e.code, e.message, rid, nullptr);
-    return;
+    answered = error(e.code, e.message, rid, nullptr);
   }
-  dispatch(msg);
+  deliver();
+  reap();
+  return answered;
 }
 
-void Engine::dispatch(const Json& msg) {
+bool Engine::dispatch(const Json& msg) {
   if (msg.type() != Json::Type::kObject) {
-    error("bad_request", "a request is a JSON object such as {\"cmd\": \"hello\"}, got " + shown(msg), nullptr,
-          nullptr);
-    return;
+    return error("bad_request", "a request is a JSON object such as {\"cmd\": \"hello\"}, got " + shown(msg), nullptr,
+                 nullptr);
   }
   const Json* rid = msg.find("id");
   if (rid && !valid_id(*rid)) {
-    error("bad_request", "id must be a string, a number or null, got " + shown(*rid), nullptr, nullptr);
-    return;
+    return error("bad_request", "id must be a string, a number or null, got " + shown(*rid), nullptr, nullptr);
   }
   const Json* cmd = msg.find("cmd");
   if (!cmd) {
-    error("bad_request", "a request needs \"cmd\", the command name", rid, nullptr);
-    return;
+    return error("bad_request", "a request needs \"cmd\", the command name", rid, nullptr);
   }
   const auto& names = command_names();
   const bool hook = limits_.test_hooks && cmd->type() == Json::Type::kString &&
@@ -475,27 +511,35 @@ void Engine::dispatch(const Json& msg) {
                 std::find(names.begin(), names.end(), cmd->as_string("cmd")) == names.end())) {
     std::string list;
     for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
-    error("unknown_command", "unknown command " + shown(*cmd) + "; commands: " + list, rid, nullptr);
-    return;
+    return error("unknown_command", "unknown command " + shown(*cmd) + "; commands: " + list, rid, nullptr);
   }
   const std::string name = cmd->as_string("cmd");
-  if (closed_.load()) {
-    error("not_now", "the engine has quit", rid, &name);
-    return;
+  if (name == "quit") return quit_cmd(msg, rid);
+  std::shared_ptr<Search> run;
+  bool answered = true;  // a search's answer comes later (no search starts once the answers are sealed)
+  {
+    // The reply is queued before the lock is released: replies keep the order of the changes.
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (quitting_) return error("not_now", "the engine has quit", rid, &name);
+    try {
+      Json reply = command(name, msg, rid);
+      if (!reply.is_null()) {  // null: a search, which answers when it ends
+        Json out = Json::object();
+        out.set("type", Json::string(name));
+        if (rid) out.set("id", *rid);
+        for (const auto& [key, value] : reply.items("reply")) out.set(key, value);
+        answered = emit(out);
+      }
+    } catch (const ProtocolError& e) {
+      answered = error(e.code, e.message, rid, &name);
+    } catch (const std::exception& e) {  // a bug must cost one reply, not the engine
+      answered = error("internal", std::string("internal error: ") + e.what(), rid, &name);
+    }
+    run = std::move(to_run_);
+    to_run_.reset();
   }
-  try {
-    Json reply = command(name, msg, rid);
-    if (reply.is_null()) return;  // a search: it answers when it ends
-    Json out = Json::object();
-    out.set("type", Json::string(name));
-    if (rid) out.set("id", *rid);
-    for (const auto& [key, value] : reply.items("reply")) out.set(key, value);
-    emit(out);
-  } catch (const ProtocolError& e) {
-    error(e.code, e.message, rid, &name);
-  } catch (const std::exception& e) {  // a bug must cost one reply, not the engine
-    error("internal", std::string("internal error: ") + e.what(), rid, &name);
-  }
+  if (run) run_search(run);  // without threads: here, on the caller's thread, with no lock held
+  return answered;
 }
 
 Json Engine::command(const std::string& cmd, const Json& msg, const Json* rid) {
@@ -519,8 +563,7 @@ Json Engine::command(const std::string& cmd, const Json& msg, const Json* rid) {
     return Json::null();
   }
   if (cmd == "stop") return stop(msg);
-  if (cmd == "undo") return undo(msg);
-  return quit(msg);
+  return undo(msg);
 }
 
 // ----- helpers
@@ -1054,11 +1097,12 @@ void Engine::start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyS
   }
   search->request = std::move(request);
   search->bot = std::move(bot);
-  if (search_thread_.joinable()) search_thread_.join();  // the last search has answered: it is ending
   search_ = search;
 #if defined(NUTCORE_NO_THREADS)
-  run_search(search);  // here and now, lending the thread out as it goes
+  to_run_ = search;  // dispatch runs it once mutex_ is released, lending the thread out as it goes
 #else
+  // The last search has answered, and its thread is ending: joined later, outside the lock (reap).
+  if (search_thread_.joinable()) finished_.push_back(std::move(search_thread_));
   search_thread_ = std::thread([this, search] { run_search(search); });
 #endif
 }
@@ -1100,6 +1144,7 @@ void Engine::run_search(std::shared_ptr<Search> search) {
       }
     }
     emit(info);
+    deliver();
   };
 #if defined(__linux__)
   // The searches below the event loop and the other clients: the search's own threads inherit it.
@@ -1146,6 +1191,7 @@ void Engine::run_search(std::shared_ptr<Search> search) {
         progress(false);
         next_info = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kProgressInterval));
       }
+      deliver();
       if (host_yield_) host_yield_();
       next_yield =
           Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kYieldInterval));
@@ -1216,19 +1262,33 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   if (ticker.joinable()) ticker.join();
 #endif
 
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    answer(*search, outcome, action, error_code, error_message);
+#if defined(NUTCORE_NO_THREADS)
+    // A quit taken while this search lent its thread out waited for this answer (quit_cmd).
+    if (quitting_) finish_quit();
+#endif
+  }
+  deliver();  // with no lock held
+}
+
+// Queues a search's reply (the caller holds mutex_): its move played for go, or its error.
+void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action,
+                    const std::string& error_code, const std::string& error_message) {
+  const AnyState& state = *search.state;
   // Cleared before the reply, so the client may start the next search as soon as it reads it.
-  if (search_ == search) search_.reset();
-  const Json* rid = search->rid ? &*search->rid : nullptr;
+  if (search_.get() == &search) search_.reset();
+  const Json* rid = search.rid ? &*search.rid : nullptr;
   if (!error_code.empty()) {
-    error(error_code, error_message, rid, &search->command);
+    error(error_code, error_message, rid, &search.command);
     return;
   }
   try {
     Json reply = Json::object();
-    reply.set("type", Json::string(search->command));
+    reply.set("type", Json::string(search.command));
     if (rid) reply.set("id", *rid);
-    if (search->command == "best_move") {
+    if (search.command == "best_move") {
       reply.set("result", outcome->to_json());
       reply.set("stopped", Json::boolean(outcome->stopped()));
     } else {
@@ -1246,12 +1306,12 @@ void Engine::run_search(std::shared_ptr<Search> search) {
       reply.set("hidden", Json::boolean(shown_move.is_null()));
       reply.set("result", stats ? outcome->to_json() : Json::null());
       // A bot's move chosen after a stop (its search's best so far) counts as stopped too.
-      reply.set("stopped", Json::boolean(stats ? outcome->stopped() : search->flag.load()));
+      reply.set("stopped", Json::boolean(stats ? outcome->stopped() : search.flag.load()));
       reply.set("status", status());
     }
     emit(reply);
   } catch (const std::exception& e) {
-    error("internal", std::string("internal error: ") + e.what(), rid, &search->command);
+    error("internal", std::string("internal error: ") + e.what(), rid, &search.command);
   }
 }
 
@@ -1295,11 +1355,35 @@ Json Engine::undo(const Json& msg) {
   return r;
 }
 
-Json Engine::quit(const Json& msg) {
-  allowed_fields(msg, "quit", {});
-  close(true);  // not under the lock: the search's reply needs it
-  closed_.store(true);
-  return Json::object();
+bool Engine::quit_cmd(const Json& msg, const Json* rid) {
+  const std::string cmd = "quit";
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (quitting_) return error("not_now", "the engine has quit", rid, &cmd);
+    try {
+      allowed_fields(msg, cmd, {});
+    } catch (const ProtocolError& e) {
+      return error(e.code, e.message, rid, &cmd);
+    }
+    quitting_ = true;  // from here on no search starts, whatever thread sends
+    quit_id_.reset();
+    if (rid) quit_id_ = *rid;
+    if (search_) {
+      stop_search(*search_);
+#if defined(NUTCORE_NO_THREADS)
+      return true;  // the search runs below this call (it lent its thread out): it answers, then quits
+#endif
+    }
+  }
+  wait_for_search();  // its reply is sent first
+  return finish_quit();
+}
+
+bool Engine::finish_quit() {
+  Json out = Json::object();
+  out.set("type", Json::string("quit"));
+  if (quit_id_) out.set("id", *quit_id_);
+  return emit(out, true);
 }
 
 // The test suites' view behind the protocol (Limits::test_hooks): what no client may see or do.
@@ -1339,15 +1423,41 @@ void Engine::close(bool wait) {
   if (wait) wait_for_search();
 }
 
+namespace {
+
+// Moves the threads of `from` that are not the calling thread into `to` (a thread cannot join
+// itself: `send` may have called back into the engine from a search's thread).
+void take_joinable(std::vector<std::thread>& from, std::vector<std::thread>& to) {
+  const std::thread::id me = std::this_thread::get_id();
+  std::vector<std::thread> kept;
+  for (std::thread& t : from) {
+    if (!t.joinable()) continue;
+    (t.get_id() == me ? kept : to).push_back(std::move(t));
+  }
+  from = std::move(kept);
+}
+
+}  // namespace
+
 void Engine::wait_for_search() {
-  std::thread::id me = std::this_thread::get_id();
-  std::thread finished;
+  std::vector<std::thread> threads;
   {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
-    if (!search_thread_.joinable() || search_thread_.get_id() == me) return;
-    finished = std::move(search_thread_);
+    if (search_thread_.joinable()) finished_.push_back(std::move(search_thread_));
+    take_joinable(finished_, threads);
   }
-  finished.join();
+  for (std::thread& t : threads) t.join();  // no lock held: the search's last reply may be on its way
+}
+
+void Engine::reap() {
+#if !defined(NUTCORE_NO_THREADS)
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    take_joinable(finished_, threads);
+  }
+  for (std::thread& t : threads) t.join();  // they have answered; they are ending
+#endif
 }
 
 void Engine::drop() { dropped_.store(true); }

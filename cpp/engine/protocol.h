@@ -5,8 +5,30 @@
 //
 // An Engine holds one connection's game and answers its commands: give it lines (handle) and it
 // calls `send(line)` with every reply, a line of JSON without its newline, from the caller's thread
-// or, while a search runs, from the engine's own threads; never two at once. A build without
-// threads (the WebAssembly one) runs searches on the caller's thread instead (set_host_yield).
+// or, while a search runs, from the engine's own threads; never two at once, and in the order the
+// engine decided them. A build without threads (the WebAssembly one) runs searches on the caller's
+// thread instead (set_host_yield).
+//
+// Threads and locks. handle(), close(), searching() and the others may be called from any threads
+// at once. An Engine has three locks, taken only in this order (a thread holding one never waits
+// for one above it):
+//   1. delivery_mutex_: held while lines are handed to `send`, one at a time, in order. `send`
+//      may take its transport's own locks or Python's GIL, and may read searching() or closed();
+//      it must not call handle(), close() or wait_for_search() (those wait for deliveries).
+//   2. mutex_: the game, the position and the search. Held only for short work: no reply is sent,
+//      no thread joined and no other lock waited for while it is held (except outbox_mutex_ and a
+//      SearchSlots' own lock, which are held for a few instructions and never wait either). A
+//      reply decided under it is queued under it (so replies keep the order of the changes they
+//      report) and sent after it is released.
+//   3. outbox_mutex_: the queue of lines not yet sent.
+// Whoever drives an Engine from a runtime with its own lock (Python's GIL) must release that lock
+// before calling any of its functions that take mutex_: else a search that is delivering a line
+// (holding 1, waiting for the GIL) and a caller holding the GIL (waiting for 2) wait for each other.
+//
+// Quit. Once quit is accepted no search starts, whatever thread sends; a running search is
+// stopped and answers first; then the quit reply is queued, and only then is the engine closed():
+// the quit reply is the last line it ever sends (lines handled meanwhile get not_now, lines after
+// it get nothing) and on_closed, if set, is called right after it was sent.
 #pragma once
 
 #include <atomic>
@@ -79,21 +101,26 @@ class Engine {
  public:
   using Send = std::function<void(const std::string& line)>;
   Engine(Send send, Limits limits = {}, std::shared_ptr<SearchSlots> slots = nullptr);
+  // Called once, on the thread that sent it, right after the quit reply (the last line) was given
+  // to `send` (or dropped). Set it before the first line is handled.
+  void set_on_closed(std::function<void()> on_closed) { on_closed_ = std::move(on_closed); }
   ~Engine();  // stops a running search and waits for it
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   // One line from the client (its line ending may be there). Blank lines are ignored; anything else
-  // gets exactly one answer or error (a search's after its progress lines). Never throws.
-  void handle(const std::string& line);
+  // gets exactly one answer or error (a search's after its progress lines), except after the quit
+  // reply, which is the last line: false then (the line was not answered). Never throws. The
+  // replies it decides are sent before it returns (a search's later, from its own thread).
+  bool handle(const std::string& line);
   // Stops a running search (within milliseconds) and, with `wait`, waits for it to end (its reply
   // is still sent). Without: the search ends on its own thread; a transport whose client has gone
   // passes false, and drop() makes its reply go nowhere.
   void close(bool wait = true);
-  void drop();  // from now on nothing is sent
-  bool closed() const { return closed_.load(); }
+  void drop();                                    // from now on nothing is sent
+  bool closed() const { return closed_.load(); }  // the quit reply is queued: nothing follows it
   bool searching() const;
-  void wait_for_search();  // until no search runs
+  void wait_for_search();  // until no search runs and the last one's reply was sent
 
   // For tests of the hidden-information rules: the true position, and a replacement for it (a
   // state the connection's seat cannot tell from it). Not part of the protocol (with
@@ -111,10 +138,16 @@ class Engine {
  private:
   struct Search;
 
-  void emit(const Json& reply);
-  void error(const std::string& code, const std::string& message, const Json* rid, const std::string* command);
-  void dispatch(const Json& msg);
+  // A reply is queued (emit, error: any thread, any lock held but delivery_mutex_) and then sent
+  // by deliver() (no lock held). They answer false when the quit reply was queued before: nothing
+  // follows it.
+  bool emit(const Json& reply, bool last = false);
+  bool error(const std::string& code, const std::string& message, const Json* rid, const std::string* command);
+  void deliver();
+  bool dispatch(const Json& msg);
   Json command(const std::string& cmd, const Json& msg, const Json* rid);
+  bool quit_cmd(const Json& msg, const Json* rid);
+  bool finish_quit();  // queues the quit reply once the search, if any, has answered
 
   Json hello(const Json& msg);
   Json list_games(const Json& msg);
@@ -130,7 +163,6 @@ class Engine {
   void go(const Json& msg, const Json* rid);
   Json stop(const Json& msg);
   Json undo(const Json& msg);
-  Json quit(const Json& msg);
   Json test_hook(const std::string& cmd, const Json& msg);
 
   // Helpers (the caller holds mutex_ where they read the game).
@@ -149,14 +181,29 @@ class Engine {
   void start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
              std::optional<SearchRequest> request, std::unique_ptr<Bot> bot);
   void run_search(std::shared_ptr<Search> search);
+  void answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action, const std::string& error_code,
+              const std::string& error_message);
   void stop_search(Search& search);
+  void reap();  // joins the threads of searches that have ended (never with mutex_ held)
 
   Send send_;
+  std::function<void()> on_closed_;
   Limits limits_;
   std::shared_ptr<SearchSlots> slots_;
-  std::mutex send_mutex_;
   std::atomic<bool> dropped_{false};
-  mutable std::recursive_mutex mutex_;  // the game, the position, the search slot
+  // The locks, in their order (see the top of this file).
+  std::mutex delivery_mutex_;
+  mutable std::recursive_mutex mutex_;  // the game, the position, the search, quit
+  std::mutex outbox_mutex_;
+  struct Line {
+    std::string text;
+    bool last = false;  // the quit reply
+  };
+  std::deque<Line> outbox_;      // under outbox_mutex_
+  std::thread::id delivering_;   // under outbox_mutex_: the thread in deliver(), if any
+  bool sealed_ = false;          // under outbox_mutex_: the last line is queued
+  bool quitting_ = false;        // under mutex_: quit accepted
+  std::optional<Json> quit_id_;  // under mutex_: its request's id
   std::shared_ptr<const AnyGame> game_;
   std::string name_;
   std::unique_ptr<AnyState> state_;
@@ -164,7 +211,9 @@ class Engine {
   uint64_t seed_ = 0;
   Rng rng_;
   std::shared_ptr<Search> search_;
-  std::thread search_thread_;  // of the running or last search (joined before the next)
+  std::thread search_thread_;          // of the running or last search
+  std::vector<std::thread> finished_;  // earlier searches' threads, joined outside mutex_ (reap)
+  std::shared_ptr<Search> to_run_;     // without threads: the search handle() runs once mutex_ is free
   // Positions before each change since new_game / set_position, for undo: (state, own), own
   // marking a move the connection gave itself by apply (what undo counts).
   std::vector<std::pair<std::unique_ptr<AnyState>, bool>> undo_;

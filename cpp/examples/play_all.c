@@ -51,12 +51,12 @@ static void play(const char* name, uint64_t seed) {
       char request[96];
       char* result;
       snprintf(request, sizeof request, "{\"iterations\": 200, \"seed\": %llu}", (unsigned long long)seed++);
-      CHECK(nc_best_move(state, request, &result));
+      CHECK(nc_best_move(state, request, NULL, &result));
       action = result_action(result);
       nc_free(result);
       ++moves;
     } else {
-      CHECK(nc_bot_move(greedy, state, &action));
+      CHECK(nc_bot_move(greedy, state, NULL, &action));
       ++moves;
     }
     CHECK(nc_state_apply(state, action));

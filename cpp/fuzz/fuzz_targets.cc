@@ -332,7 +332,8 @@ void fuzz_capi(const uint8_t* data, size_t size) {
     if (capped.find("iterations") == std::string::npos && capped.find("time_limit") == std::string::npos &&
         capped.find("depth") == std::string::npos && !capped.empty() && capped.front() == '{' && capped.back() == '}')
       capped = "{\"iterations\": 50" + std::string(capped.size() > 2 ? ", " : "") + capped.substr(1);
-    if (capped.find("iterations\": 50") != std::string::npos && nc_best_move(state, capped.c_str(), &out) == NC_OK)
+    if (capped.find("iterations\": 50") != std::string::npos &&
+        nc_best_move(state, capped.c_str(), nullptr, &out) == NC_OK)
       nc_free(out);
     nc_state_free(state);
     nc_game_free(game);
