@@ -203,6 +203,41 @@ def test_bad_network_files_are_value_errors(tmp_path):
     assert nutcore.load_network(path).num_parameters == nutcore.load_network(good).num_parameters
 
 
+def test_a_network_of_a_game_or_player_count_not_played_here_fails_on_load():
+    """Refused by load_network itself, not at the network's first search."""
+    game = nutcore.load_game("ritter", players=2)
+    o, a = game.observation_tensor_shape()[0], game.num_distinct_actions()
+    most = nutcore.games._INFOS["ritter"]["max_players"]
+    for name, players, words in [
+        ("chess", 2, "'chess'"),
+        ("Ritter", 2, "'Ritter'"),
+        ("ritter", 1, "1 players"),
+        ("ritter", most + 1, f"{most + 1} players"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            nutcore.load_network(Weights.random(name, players, o, a, [8]).to_bytes())
+    for players in (2, most):
+        assert nutcore.load_network(Weights.random("ritter", players, o, a, [8]).to_bytes()).players == players
+
+
+def test_network_evaluate_refuses_observations_that_are_not_finite():
+    game = nutcore.load_game("ritter", players=2)
+    net = nutcore.load_network(random_weights(game).to_bytes())
+    state = decision_states(game, 1, seed=0)[0]
+    obs = np.array(state.observation_tensor(state.current_player()), np.float32)
+    legal = state.legal_actions()
+    net.evaluate(obs, legal)
+    for bad in (np.nan, np.inf, -np.inf):
+        for at in (0, len(obs) - 1):
+            broken = obs.copy()
+            broken[at] = bad
+            with pytest.raises(ValueError, match=rf"observation\[{at}\] is not finite"):
+                net.evaluate(broken, legal)
+    # A float64 observation is cast to float32 first: its NaN stays one.
+    with pytest.raises(ValueError, match=r"observation\[3\] is not finite"):
+        net.evaluate(np.where(np.arange(len(obs)) == 3, np.nan, obs.astype(np.float64)), legal)
+
+
 def test_a_network_must_fit_its_search():
     ritter = nutcore.load_game("ritter", players=2)
     state = decision_states(ritter, 1, seed=0)[0]

@@ -180,9 +180,7 @@ void bind_engine(py::module_& m) {
 
   py::class_<Network, std::shared_ptr<Network>>(m, "Network",
                                                 "A trained network of the learned evaluator (nutcore.load_network).")
-      .def(py::init([](const py::handle& data) {
-             return std::make_shared<Network>(Network::from_bytes(bytes_arg(data, "Network: data")));
-           }),
+      .def(py::init([](const py::handle& data) { return engine::load_network(bytes_arg(data, "Network: data")); }),
            py::arg("data"))
       .def_property_readonly("game", &Network::game)
       .def_property_readonly("players", &Network::players)
@@ -201,6 +199,11 @@ void bind_engine(py::module_& m) {
             for (Action a : actions)
               if (a < 0 || a >= n.num_actions())
                 throw std::invalid_argument("evaluate: action " + std::to_string(a) + " out of range");
+            // As BatchedSearch.evaluate: a NaN or an infinity would pass through every layer unseen.
+            const float* x = observation.data();
+            for (int i = 0; i < n.input_size(); ++i)
+              if (!std::isfinite(x[i]))
+                throw std::invalid_argument("evaluate: observation[" + std::to_string(i) + "] is not finite");
             std::vector<float> scratch(n.scratch_size()), logits(actions.size());
             std::vector<double> values(n.players());
             n.evaluate(observation.data(), scratch.data(), values.data(), actions.data(),
@@ -218,6 +221,21 @@ void bind_engine(py::module_& m) {
       },
       py::arg("game"), py::arg("players"), "The network built in for a game at a player count, or None.");
   m.def("shipped_networks", &engine::shipped_networks, "The built-in networks, as '<game>-<players>p'.");
+  m.def(
+      "network_limits",
+      [] {
+        py::dict d;
+        d["players"] = kNetworkMaxPlayers;
+        d["observation_size"] = kNetworkMaxInputs;
+        d["num_actions"] = kNetworkMaxActions;
+        d["hidden_layers"] = kNetworkMaxLayers;
+        d["hidden_size"] = kNetworkMaxWidth;
+        d["parameters"] = kNetworkMaxParameters;
+        d["header_bytes"] = kNetworkMaxHeader;
+        return d;
+      },
+      "What a network file may hold (search/network.h): the most players, observation_size, num_actions, "
+      "hidden_layers, units of a layer (hidden_size), parameters and bytes of header.");
 
   m.def(
       "best_move",

@@ -249,6 +249,11 @@ uint64_t random_seed();  // from the system, for searches that give none
 std::shared_ptr<const Network> shipped_network(const std::string& game, int players);
 std::vector<std::string> shipped_networks();
 
+// A network from its file's bytes (Network::from_bytes), whose header names a declared game and a
+// player count that game is played by: std::invalid_argument otherwise, at load rather than at its
+// first search.
+std::shared_ptr<Network> load_network(const std::string& bytes);
+
 // The network the learned evaluator of `settings` uses for `game` (the request's, else the
 // game's built-in one), set into its options; std::invalid_argument if there is none or it is
 // another game's. Nothing for the other evaluators (a request's network then is an error).

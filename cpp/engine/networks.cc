@@ -4,6 +4,7 @@
 // reading a file. Each is read and checked once, at its first use.
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,23 @@ std::shared_ptr<const Network> shipped_network(const std::string& game, int play
     return loaded[name] = net;
   }
   return nullptr;
+}
+
+std::shared_ptr<Network> load_network(const std::string& bytes) {
+  auto net = std::make_shared<Network>(Network::from_bytes(bytes));
+  const GameInfo* info = nullptr;
+  std::string known;
+  for (const GameInfo& g : game_infos()) {
+    if (g.name == net->game()) info = &g;
+    known += (known.empty() ? "'" : ", '") + g.name + "'";
+  }
+  if (!info)
+    throw std::invalid_argument("network: its header names the game '" + net->game() + "', not one of [" + known + "]");
+  if (net->players() < info->min_players || net->players() > info->max_players)
+    throw std::invalid_argument("network: its header says " + std::to_string(net->players()) + " players; " +
+                                info->name + " is played by " + std::to_string(info->min_players) + " to " +
+                                std::to_string(info->max_players));
+  return net;
 }
 
 }  // namespace nutcore::engine

@@ -51,7 +51,7 @@ Network Network::from_bytes(const std::string& b) {
   if (version != kNetworkFormat)
     fail("format version " + std::to_string(version) + "; this build reads version " + std::to_string(kNetworkFormat));
   const uint32_t length = read_u32(b, 12);
-  if (length > b.size() - 16 || length > (1u << 20)) fail("its header runs past the end");
+  if (length > b.size() - 16 || length > kNetworkMaxHeader) fail("its header runs past the end");
   Network n;
   try {
     n.header_ = Json::parse(b.substr(16, length));
@@ -60,23 +60,24 @@ Network Network::from_bytes(const std::string& b) {
   }
   JsonObjectReader r(n.header_, "network header");
   n.game_ = r.get("game").as_string("network header: game");
-  n.players_ = json_int_in(r.get("players"), "network header: players", 1, 16);
-  n.input_ = json_int_in(r.get("observation_size"), "network header: observation_size", 1, 1 << 20);
-  n.actions_ = json_int_in(r.get("num_actions"), "network header: num_actions", 1, 1 << 20);
+  n.players_ = json_int_in(r.get("players"), "network header: players", 1, kNetworkMaxPlayers);
+  n.input_ = json_int_in(r.get("observation_size"), "network header: observation_size", 1, kNetworkMaxInputs);
+  n.actions_ = json_int_in(r.get("num_actions"), "network header: num_actions", 1, kNetworkMaxActions);
   const auto& hidden = r.get("hidden").as_array("network header: hidden");
-  if (hidden.empty() || hidden.size() > 16) fail("1 to 16 hidden layers, got " + std::to_string(hidden.size()));
-  for (const Json& h : hidden) n.hidden_.push_back(json_int_in(h, "network header: hidden", 1, 1 << 14));
+  if (hidden.empty() || hidden.size() > static_cast<size_t>(kNetworkMaxLayers))
+    fail("1 to " + std::to_string(kNetworkMaxLayers) + " hidden layers, got " + std::to_string(hidden.size()));
+  for (const Json& h : hidden) n.hidden_.push_back(json_int_in(h, "network header: hidden", 1, kNetworkMaxWidth));
   const std::string dtype = r.get("dtype").as_string("network header: dtype");
   if (dtype != "float16" && dtype != "float32") fail("dtype must be float16 or float32, got " + dtype);
   if (const Json* about = r.find("about")) about->items("network header: about");  // an object
   r.finish();
 
-  // Offsets, and the count of parameters (bounded: 2^26 floats at most).
+  // Offsets, and the count of parameters (bounded: kNetworkMaxParameters floats at most).
   size_t at = 0;
   auto take = [&](size_t count) {
     const size_t offset = at;
     at += count;
-    if (at > (size_t{1} << 26)) fail("more than 2^26 parameters");
+    if (at > kNetworkMaxParameters) fail("more than " + std::to_string(kNetworkMaxParameters) + " parameters");
     return offset;
   };
   n.scale_ = take(n.input_);
@@ -137,7 +138,7 @@ void Network::evaluate(const float* observation, float* scratch, double* values,
     in = out;
   }
   // The value head: logits per seat, then their softmax.
-  double v[16];
+  double v[kNetworkMaxPlayers];
   double top = -1e300;
   for (int q = 0; q < players_; ++q) {
     float s = p[value_b_ + q];

@@ -30,6 +30,17 @@ namespace nutcore {
 
 constexpr uint32_t kNetworkFormat = 1;
 
+// What from_bytes accepts, written only here: nutcore train checks a network's sizes against these
+// (through nutcore._core.network_limits()) before it trains one, so that what it writes loads.
+// Far above the networks trained here; they bound what a file can make this allocate.
+constexpr int kNetworkMaxPlayers = 16;
+constexpr int kNetworkMaxInputs = 1 << 20;   // observation_size
+constexpr int kNetworkMaxActions = 1 << 20;  // num_actions
+constexpr int kNetworkMaxLayers = 16;        // hidden layers (at least one)
+constexpr int kNetworkMaxWidth = 1 << 14;    // units of a hidden layer
+constexpr size_t kNetworkMaxParameters = size_t{1} << 26;
+constexpr uint32_t kNetworkMaxHeader = 1u << 20;  // bytes of the JSON header
+
 class Network {
  public:
   static Network from_bytes(const std::string& bytes);

@@ -5,10 +5,32 @@ task from its own index."""
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
 
+from . import _checks
+
 BACKENDS = ("local", "ray")
+
+
+def cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system has one (a container
+    or `taskset` may give it fewer than the machine has), else the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_workers(workers: Any, name: str = "workers") -> int:
+    """`workers` if it is 1..cores(); else a ValueError naming `name`. More processes than cores
+    only share them, each with its own memory, and a typo such as 1000000 must not fork without end."""
+    n = cores()
+    try:
+        return _checks.integer(workers, name, 1, n)
+    except ValueError as e:
+        raise ValueError(f"{e} (at most the {n} cores this process may use)") from None
 
 
 def run(

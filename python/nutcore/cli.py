@@ -308,7 +308,7 @@ def _export_web(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from nutcore.learn.train import TrainConfig, train
+    from nutcore.learn.train import TrainConfig, check_settings, train
 
     given = {f.name: getattr(args, f.name) for f in fields(TrainConfig) if getattr(args, f.name, None) is not None}
     if "hidden" in given:
@@ -317,6 +317,18 @@ def _train(args: argparse.Namespace) -> int:
         except ValueError:
             raise ValueError(f"--hidden: sizes separated by commas, such as 128,128; got {args.hidden!r}") from None
     config = TrainConfig(**given)
+    # Every option checked before any work, in the words of the command line (train checks them
+    # again, in the API's).
+    flags = {"directory": "--dir", "network_path": "--network"}
+    check_settings(
+        config,
+        args.dir,
+        backend=args.backend,
+        workers=args.workers,
+        address=args.address,
+        network_path=args.network,
+        spelled=lambda name: flags.get(name, "--" + name.replace("_", "-")),
+    )
     command = shlex.join(["nutcore", *args.argv])  # recorded in the network file's header
     path = train(
         config,
@@ -438,7 +450,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(run=_export_web)
 
-    p = sub.add_parser("train", help="a learned evaluation by self-play (docs/learning.md; needs nutcore[train])")
+    p = sub.add_parser(
+        "train",
+        help="a learned evaluation by self-play (docs/learning.md; needs nutcore[train])",
+        description="Every option is checked before any work; docs/learning.md lists their ranges.",
+    )
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--dir", required=True, help="the run's directory: records, checkpoints, log, plots; resumable")
@@ -464,7 +480,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--num-envs", dest="num_envs", type=int, help="environments per chunk")
     p.add_argument("--seed", type=int)
     p.add_argument("--backend", choices=["local", "ray"], default="local")
-    p.add_argument("--workers", type=int, default=1, help="local: processes; ray: CPUs of a local Ray")
+    p.add_argument(
+        "--workers", type=int, default=1, help="local: processes; ray: CPUs of a local Ray (1 to this machine's cores)"
+    )
     p.add_argument("--address", help="ray: the cluster to join")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_train)

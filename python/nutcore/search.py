@@ -14,6 +14,11 @@ from ._core import Network, StopToken
 ALL_ALGORITHMS = ("mcts", "ismcts", "pimc", "expectimax", "solver")
 TREE_ALGORITHMS = ("auto", "mcts", "ismcts")  # those that can keep a SearchTree between searches
 
+# The largest network file load_network reads from a path. The bounds of the file itself are
+# Network::from_bytes's (_core.network_limits()); nutcore train checks a network against both
+# before it trains one (nutcore.learn.netfile.check_sizes).
+NETWORK_FILE_LIMIT = 64 << 20
+
 
 def default_options(algorithm: str) -> dict[str, Any]:
     """An algorithm's options with their generic defaults (a game may set some apart:
@@ -167,12 +172,13 @@ def best_move(
 
 def load_network(source) -> Network:
     """A trained network for the learned evaluator (docs/learning.md): from a file's path (a
-    regular file of at most 64 MiB) or its bytes. Its header says its game and player count;
+    regular file of at most NETWORK_FILE_LIMIT bytes, 64 MiB) or its bytes. Its header says its
+    game and player count, a game of this engine at a player count it plays;
     best_move(..., evaluator="learned", network=it) searches with it. ValueError if it is not a
     valid network file."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Network(bytes(source))
-    return Network(_checks.read_small_file(source, "load_network", limit=64 << 20))
+    return Network(_checks.read_small_file(source, "load_network", limit=NETWORK_FILE_LIMIT))
 
 
 def shipped_network(game: str, players: int) -> Network | None:

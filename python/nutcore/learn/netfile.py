@@ -15,8 +15,52 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checks, _core
+from ..search import NETWORK_FILE_LIMIT
+
 MAGIC = b"NUTCNET\n"
 FORMAT = 1
+_WIDTH = {"float16": 2, "float32": 4}  # bytes a parameter
+
+
+def count_parameters(observation_size: int, num_actions: int, players: int, hidden: list[int]) -> int:
+    """The parameters of a network of these sizes, in the file's order: input_scale; per hidden
+    layer W and b; the value head's; the policy head's."""
+    count, width = observation_size, observation_size
+    for h in hidden:
+        count += width * h + h
+        width = h
+    return count + width * players + players + num_actions * width + num_actions
+
+
+def check_sizes(
+    observation_size: int, num_actions: int, players: int, hidden: Any, name: str = "hidden", dtype: str = "float16"
+) -> int:
+    """The parameter count of a network of these sizes if load_network reads its file: the bounds
+    Network::from_bytes checks (_core.network_limits(), the one place they are written) and
+    load_network's file size (NETWORK_FILE_LIMIT, with room for the largest header it reads). Else
+    a ValueError naming `name` (the hidden sizes: the rest is the game's). nutcore train checks its
+    network with this before any work."""
+    limits = _core.network_limits()
+    if dtype not in _WIDTH:
+        raise ValueError(f"network: dtype must be float16 or float32, got {dtype!r}")
+    _checks.integer(players, "network: players", 1, limits["players"])
+    _checks.integer(observation_size, "network: observation_size", 1, limits["observation_size"])
+    _checks.integer(num_actions, "network: num_actions", 1, limits["num_actions"])
+    if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__len__"):
+        raise ValueError(f"{name} must be a list of layer sizes, such as [128, 128], got {hidden!r}")
+    if not 1 <= len(hidden) <= limits["hidden_layers"]:
+        raise ValueError(f"{name}: 1 to {limits['hidden_layers']} hidden layers, got {len(hidden)}")
+    sizes = [_checks.integer(h, f"{name}: a layer's size", 1, limits["hidden_size"]) for h in hidden]
+    count = count_parameters(observation_size, num_actions, players, sizes)
+    # The file: 16 bytes, the header (at most header_bytes), then the parameters.
+    most = min(limits["parameters"], (NETWORK_FILE_LIMIT - 16 - limits["header_bytes"]) // _WIDTH[dtype])
+    if count > most:
+        raise ValueError(
+            f"{name}: layers of {','.join(map(str, sizes))} make {count:,} parameters, more than the "
+            f"{most:,} of a network file load_network reads ({NETWORK_FILE_LIMIT >> 20} MiB in {dtype})"
+        )
+    return count
 
 
 @dataclass
@@ -60,6 +104,8 @@ class Weights:
             "about": self.about,
         }
         text = json.dumps(header, sort_keys=True).encode("utf-8")
+        if len(text) > _core.network_limits()["header_bytes"]:  # the loader would refuse it
+            raise ValueError(f"the network's header is {len(text):,} bytes, more than a network file may hold")
         np_dtype = np.dtype("<f2" if dtype == "float16" else "<f4")
         body = b"".join(np.ascontiguousarray(a, dtype=np_dtype).tobytes() for a in self.arrays())
         return MAGIC + struct.pack("<II", FORMAT, len(text)) + text + body

@@ -14,10 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import _parallel
+from .. import _checks, _parallel
 from ..games import load_game
 from ..search import Network
 from ..vector import BatchedSearch, VectorEnv
+
+# A call's games (a generation's in nutcore train: its records are held in memory, some 100
+# positions a game) and chunks. Far above any run made here (2,000 games in 16 chunks); a typo fails
+# at once.
+MAX_GAMES = 100_000
+MAX_CHUNKS = 10_000
 
 
 @dataclass
@@ -138,8 +144,14 @@ def generate(
 ) -> Records:
     """`games` self-play games in `chunks` chunks (as even as can be), run by `backend` ("local":
     here, or a process pool of `workers`; "ray"); the records in chunk order, game_index counting
-    the games of the whole generation. `progress(games)` is called as each chunk finishes."""
+    the games of the whole generation. `progress(games)` is called as each chunk finishes.
+    ValueError, before any work, for a bad game or count."""
     load_game(config.game, players=config.players, **config.params)  # a bad game fails here
+    games = _checks.integer(games, "generate: games", 1, MAX_GAMES)
+    chunks = _checks.integer(chunks, "generate: chunks", 1, MAX_CHUNKS)
+    if backend not in _parallel.BACKENDS:
+        raise ValueError(f"generate: backend must be one of {_parallel.BACKENDS}, got {backend!r}")
+    _parallel.check_workers(workers, "generate: workers")
     sizes = [games // chunks + (1 if k < games % chunks else 0) for k in range(chunks)]
     tasks = [(config, network, size, seed, k) for k, size in enumerate(sizes) if size > 0]
     parts: dict[int, Records] = {}

@@ -23,20 +23,22 @@ from __future__ import annotations
 
 import datetime
 import json
+import numbers
 import os
 import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from ..games import load_game
+from .. import _checks, _parallel
+from ..games import _INFOS, list_games, load_game
 from ..search import Network
 from ..vector import BatchedSearch, VectorEnv
-from .netfile import Weights
-from .selfplay import PlayConfig, Records, generate
+from .netfile import Weights, check_sizes
+from .selfplay import MAX_CHUNKS, MAX_GAMES, PlayConfig, Records, generate
 
 
 def _torch():
@@ -69,6 +71,98 @@ class TrainConfig:
     seed: int = 0
     chunks: int = 8  # self-play chunks per generation (the unit of work of the backends)
     num_envs: int = 32  # environments per chunk
+
+
+# Each integer setting's range (docs/learning.md lists them). The caps are far above any run made
+# here (the networks built in took at most 24 generations of 2,000 games, 200 iterations a move):
+# there so that a typo fails at once, not after hours or when the memory runs out.
+INTEGER_RANGES: dict[str, tuple[int, int]] = {
+    "generations": (1, 10_000),
+    "games": (1, MAX_GAMES),
+    "iterations": (1, 1_000_000),
+    "bootstrap_iterations": (1, 1_000_000),
+    "window": (1, 10_000),
+    "epochs": (1, 1_000),
+    "batch": (1, 1 << 20),
+    "rating_games": (0, 1_000_000),
+    "rating_iterations": (1, 1_000_000),
+    "seed": (0, 2**32 - 1),  # generation K's self-play seeds from seed * 1000 + K: all within 64 bits
+    "chunks": (1, MAX_CHUNKS),
+    "num_envs": (1, 4096),
+}
+# Each real setting's: (lowest, highest, whether the lowest itself is allowed).
+REAL_RANGES: dict[str, tuple[float, float, bool]] = {
+    "value_mix": (0.0, 1.0, True),
+    "learning_rate": (0.0, 1.0, False),
+    "weight_decay": (0.0, 1.0, True),
+}
+EVALUATORS = ("learned", "learned+playout")
+
+
+def _api_name(name: str) -> str:
+    return f"train: {name}"
+
+
+def check_settings(
+    config: TrainConfig,
+    directory: str | os.PathLike,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    network_path: str | os.PathLike | None = None,
+    spelled: Callable[[str], str] = _api_name,
+):
+    """Every setting of train() checked, before any work and before the run's directory is made:
+    a ValueError naming the setting (as spelled(field name) writes it: the command line passes its
+    options' names) and its allowed range. The network's sizes are checked against what
+    load_network reads (netfile.check_sizes). Returns the game."""
+    if not isinstance(config, TrainConfig):
+        raise ValueError(f"train: config must be a TrainConfig, got {config!r}")
+    if not isinstance(config.game, str) or config.game not in list_games():
+        raise ValueError(f"{spelled('game')}: unknown game {config.game!r}; available: {list_games()}")
+    info = _INFOS[config.game]
+    _checks.integer(config.players, f"{spelled('players')} ({config.game})", info["min_players"], info["max_players"])
+    for name, (lo, hi) in INTEGER_RANGES.items():
+        _checks.integer(getattr(config, name), spelled(name), lo, hi)
+    for name, (lo, hi, lowest) in REAL_RANGES.items():
+        value = getattr(config, name)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise ValueError(f"{spelled(name)} must be a number, got {value!r}")
+        if not (lo < value <= hi or (lowest and value == lo)):
+            shown = f"{lo:g}..{hi:g}" if lowest else f"above {lo:g}, at most {hi:g}"
+            raise ValueError(f"{spelled(name)} must be {shown}, got {value!r}")
+    if config.evaluator not in EVALUATORS:
+        raise ValueError(f"{spelled('evaluator')} must be one of {EVALUATORS}, got {config.evaluator!r}")
+    if not isinstance(config.params, dict) or not all(isinstance(k, str) for k in config.params):
+        raise ValueError(f"{spelled('params')} must be a dict of the game's parameters, got {config.params!r}")
+    if "players" in config.params:
+        raise ValueError(f"{spelled('params')}: give the players as {spelled('players')}, not a parameter")
+    game = load_game(config.game, players=config.players, **config.params)
+    check_sizes(
+        game.observation_tensor_shape()[0],
+        game.num_distinct_actions(),
+        config.players,
+        config.hidden,
+        name=spelled("hidden"),
+    )
+    if backend not in _parallel.BACKENDS:
+        raise ValueError(f"{spelled('backend')} must be one of {_parallel.BACKENDS}, got {backend!r}")
+    _parallel.check_workers(workers, spelled("workers"))
+    if address is not None and (backend != "ray" or not isinstance(address, str)):
+        raise ValueError(f"{spelled('address')} is a Ray cluster's address, for the ray backend only")
+    try:
+        run = Path(directory)
+        final = None if network_path is None else Path(network_path)
+    except TypeError:
+        raise ValueError(f"{spelled('directory')} and {spelled('network_path')} must be paths") from None
+    if run.exists() and not run.is_dir():
+        raise ValueError(f"{spelled('directory')}: {str(run)!r} is not a directory")
+    if final is not None:
+        if final.is_dir():
+            raise ValueError(f"{spelled('network_path')}: {str(final)!r} is a directory, not a file")
+        if not final.parent.is_dir():
+            raise ValueError(f"{spelled('network_path')}: the directory of {str(final)!r} does not exist")
+    return game
 
 
 def make_model(torch, observation_size: int, num_actions: int, players: int, hidden: list[int]):
@@ -216,14 +310,15 @@ def train(
     network_path: str | os.PathLike | None = None,
 ) -> Path:
     """Runs (or resumes) training in `directory`; the final network file's path (also written to
-    `network_path` if given)."""
+    `network_path` if given). Every setting is checked first (check_settings): a ValueError, with
+    no directory made and no game played."""
+    game = check_settings(config, directory, backend, workers, address, network_path)
     torch = _torch()
     # One thread: these networks gain little from a second (2.2 against 2.8 ms a batch on a quiet
     # 2-core machine), and threads that spin on cores other jobs hold made fitting up to 90 times slower.
     torch.set_num_threads(1)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    game = load_game(config.game, players=config.players, **config.params)
     settings = asdict(config)
     run_file = directory / "run.json"
     if run_file.exists():  # a resumed run: the same settings (more generations may be asked)
