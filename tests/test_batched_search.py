@@ -327,6 +327,17 @@ def test_bad_settings():
         nutcore.BatchedSearch(nutcore.VectorEnv("ritter", 2)).start()  # before reset
 
 
+def test_iterations_are_capped():
+    env = nutcore.VectorEnv("purzelbaum", 2)
+    env.reset()
+    cap = nutcore.VectorEnv.MAX_ITERATIONS
+    for options in ({}, {"evaluator": "playout"}, {"evaluator": "uniform"}):
+        for iterations in (cap + 1, 10**12):
+            with pytest.raises(ValueError, match=f"at most {cap} per environment per move"):
+                nutcore.BatchedSearch(env, iterations=iterations, **options)
+        nutcore.BatchedSearch(env, iterations=cap, **options)  # the cap itself is taken
+
+
 def test_a_step_ends_the_search():
     env = nutcore.VectorEnv("purzelbaum", 2, seed=1)
     out = env.reset()

@@ -1,6 +1,7 @@
 """Ctrl-C stops native work: SIGINT sent to a subprocess in the middle of a long search, batch of
-playouts or match raises KeyboardInterrupt promptly, with the worker threads joined, the caller's
-state unchanged and nutcore usable afterwards; the command line exits with code 130 and one line.
+playouts, match, vector step with searching opponents or batched search raises KeyboardInterrupt
+promptly, with the worker threads joined, the caller's state unchanged (a vector step undone) and
+nutcore usable afterwards; the command line exits with code 130 and one line.
 
 The bound asserted here is loose (machines are shared); bench/interrupt_latency.py measures the
 latency itself for bench/RESULTS.md."""
@@ -15,6 +16,8 @@ import textwrap
 import time
 
 import pytest
+
+import nutcore
 
 # A loose bound: without interruptible native work these calls run for hours.
 PATIENCE = 10.0
@@ -127,6 +130,107 @@ CALLS = {
 def test_sigint_interrupts_native_work(name):
     game, players, call = CALLS[name]
     latency, _ = interrupt(textwrap.dedent(CHILD).format(game=game, players=players, call=call))
+    assert latency < PATIENCE
+
+
+VECTOR_STEP_CHILD = """
+import os, time
+import numpy as np
+import nutcore
+
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+
+def make():
+    return nutcore.VectorEnv({game!r}, {num_envs}, players=2, seed=3, threads=2, seat=0, opponents={opponents!r})
+
+env, twin = make(), make()  # the twin is never stepped: its generators show where env's should be
+out = env.reset()
+twin.reset()
+actions = env.random_actions()
+assert np.array_equal(actions, twin.random_actions())
+states = [env.state(i).serialize() for i in range(env.num_envs)]
+arrays = {{k: v.copy() for k, v in out.items()}}
+n, p = env.num_envs, env.num_players
+out.update(rewards=np.ones((n, p), np.float32), terminated=np.ones(n, bool), episode_length=np.ones(n, np.int32))
+threads_before = tasks()
+print("ready", flush=True)
+try:
+    env.step(actions, out=out)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+    # The step is undone: the environments, their generators and the rows of `out` are as before.
+    assert [env.state(i).serialize() for i in range(env.num_envs)] == states, "the environments changed"
+    assert all(np.array_equal(out[k], arrays[k]) for k in arrays), "the arrays show another position"
+    assert not (out["terminated"].any() or out["rewards"].any() or out["episode_length"].any())
+    assert np.array_equal(env.random_actions(), twin.random_actions()), "the generators moved"
+    deadline = time.monotonic() + 2
+    while tasks() != threads_before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert tasks() == threads_before, f"threads left running: {{tasks()}} vs {{threads_before}}"
+    result = nutcore.BatchedSearch(env, iterations=10, evaluator="playout").run(seed=1)
+    assert all(out["legal_mask"][i][a] for i, a in enumerate(result["action"]))
+    print("ok", flush=True)
+"""
+
+VECTOR_STEPS = {
+    # Opponents' searches at the caps (one move: seconds); without a stop a step runs for a minute.
+    "ismcts_opponents": ("ritter", 16, "ismcts:iterations={iterations}"),
+    "expectimax_opponents": ("purzelbaum", 64, "expectimax:depth={depth}"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VECTOR_STEPS))
+def test_sigint_stops_a_vector_step_and_undoes_it(name):
+    game, num_envs, spec = VECTOR_STEPS[name]
+    caps = {"iterations": nutcore.VectorEnv.MAX_ITERATIONS, "depth": nutcore.VectorEnv.MAX_OPPONENT_DEPTH}
+    opponents = spec.format(**caps)
+    code = textwrap.dedent(VECTOR_STEP_CHILD).format(game=game, num_envs=num_envs, opponents=opponents)
+    latency, _ = interrupt(code)
+    assert latency < PATIENCE
+
+
+BATCHED_CHILD = """
+import os, time
+import numpy as np
+import nutcore
+
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+
+env = nutcore.VectorEnv({game!r}, 16, players=2, seed=3, threads=2)
+env.reset()
+states = [env.state(i).serialize() for i in range(env.num_envs)]
+search = nutcore.BatchedSearch(env, iterations={iterations}, evaluator="playout")
+threads_before = tasks()
+print("ready", flush=True)
+try:
+    search.start(seed=1)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+    assert [env.state(i).serialize() for i in range(env.num_envs)] == states, "the environments changed"
+    try:
+        search.result()
+        raise AssertionError("an interrupted search has a result")
+    except ValueError:
+        pass
+    deadline = time.monotonic() + 2
+    while tasks() != threads_before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert tasks() == threads_before, f"threads left running: {{tasks()}} vs {{threads_before}}"
+    small = nutcore.BatchedSearch(env, iterations=10, evaluator="playout")
+    assert small.start(seed=1) is None and (small.result()["iterations"] == 10).all()
+    print("ok", flush=True)
+"""
+
+
+# 16 searches of the capped budget with playouts: without a stop, start() runs for most of a minute.
+@pytest.mark.parametrize("game", ["auf_die_nuesse", "nutz"])
+def test_sigint_stops_a_batched_search(game):
+    code = textwrap.dedent(BATCHED_CHILD).format(game=game, iterations=nutcore.VectorEnv.MAX_ITERATIONS)
+    latency, _ = interrupt(code)
     assert latency < PATIENCE
 
 

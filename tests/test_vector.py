@@ -297,6 +297,62 @@ def test_a_seat_against_a_level_sees_only_its_own_turns(name):
     assert all(np.array_equal(a[k], b[k]) for k in a)  # the opponents' searches are seeded alike
 
 
+def test_num_envs_and_memory_are_capped():
+    """Refused before anything is allocated: more environments than the cap, or more memory (the
+    states and the arrays) than the cap; the messages name the caps."""
+    cap = nutcore.VectorEnv.MAX_NUM_ENVS
+    for n in (cap + 1, 2**24, 2**64):
+        with pytest.raises(ValueError, match=rf"num_envs .*\(1\.\.{cap}\b"):
+            nutcore.VectorEnv("ritter", n)
+    # Within the count, but past the memory cap: a 4-player Nutz! row (395 floats of observation,
+    # a learner's final observation and a batched search's leaves) takes several KB.
+    mib = nutcore.VectorEnv.MAX_BYTES >> 20
+    with pytest.raises(ValueError, match=f"the cap is {mib} MiB"):
+        nutcore.VectorEnv("nutz", cap, players=4, seat=0)
+    with pytest.raises(ValueError, match=f"the cap is {mib} MiB"):
+        nutcore.VectorEnv("auf_die_nuesse", cap // 2, players=4, chance="external")
+    assert nutcore.VectorEnv("ritter", cap // 8, players=2).num_envs == cap // 8
+
+
+def test_opponents_need_a_seat():
+    for spec in ("bogus", "random", "greedy", "level:3"):
+        with pytest.raises(ValueError, match="give seat= too"):
+            nutcore.VectorEnv("nutz", 2, opponents=spec)
+    for spec in ("bogus", "", "level:12", "ismcts:iterations=0", "greedy:noise=2", "mcts"):
+        with pytest.raises(ValueError):
+            nutcore.VectorEnv("nutz", 2, seat=0, opponents=spec)
+    assert nutcore.VectorEnv("nutz", 2).opponents is None
+    assert nutcore.VectorEnv("nutz", 2, seat=1, opponents="greedy").opponents == "greedy"
+
+
+def test_opponents_budgets_are_capped():
+    """A searching opponent takes iterations up to the cap per move, no time limit and no threads
+    of its own, and expectimax up to the depth cap; every level of every game is within them."""
+    iterations, depth = nutcore.VectorEnv.MAX_ITERATIONS, nutcore.VectorEnv.MAX_OPPONENT_DEPTH
+    refused = [
+        ("ritter", f"ismcts:iterations={iterations + 1}", f"at most {iterations}"),
+        ("nutz", f"pimc:iterations={iterations + 1},noise=0.1", f"at most {iterations}"),
+        ("purzelbaum", "mcts:iterations=1000000000", f"at most {iterations}"),
+        ("auf_die_nuesse", f"expectimax:depth={depth + 1}", f"at most {depth}"),
+        ("purzelbaum", "expectimax:depth=64", f"at most {depth}"),
+        ("ritter", "ismcts:time_limit=0.5", "time_limit"),
+        ("auf_die_nuesse", "auto:time_limit=1,iterations=100", "time_limit"),
+        ("nutz", "ismcts:threads=2", "threads"),
+    ]
+    for game, spec, message in refused:
+        with pytest.raises(ValueError, match=message):
+            nutcore.VectorEnv(game, 2, seat=0, opponents=spec)
+    for game, spec in [
+        ("ritter", f"ismcts:iterations={iterations}"),
+        ("auf_die_nuesse", f"expectimax:depth={depth}"),
+        ("purzelbaum", f"mcts:iterations={iterations},memory=0.5"),
+    ]:
+        assert nutcore.VectorEnv(game, 2, seat=0, opponents=spec).opponents == spec
+    for game in GAMES:
+        for level in range(1, 12):
+            nutcore.VectorEnv(game, 1, seat=0, opponents=f"level:{level}")
+
+
 def test_seat_mode_arguments():
     with pytest.raises(ValueError):
         nutcore.VectorEnv("nutz", 2, players=2, seat=2)

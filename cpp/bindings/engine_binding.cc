@@ -152,6 +152,15 @@ engine::LeafBuffers leaf_buffers(const engine::AnyVectorEnv& env, const py::dict
   return b;
 }
 
+// A vector environment's call, with the GIL released; where it may run long (opponents' searches,
+// a batched search) Ctrl-C stops it (run_interruptible; AnyVectorEnv says what a stop leaves).
+template <typename F>
+int vector_call(bool interruptible, F&& work) {
+  if (interruptible) return run_interruptible(work);
+  py::gil_scoped_release release;
+  return work(nullptr);
+}
+
 // A read-only input array of float32 of this shape, C-ordered (vector.py converts what it is given).
 const float* input_array(const py::handle& obj, const char* what, std::vector<py::ssize_t> shape) {
   if (!py::isinstance<py::array_t<float>>(obj))
@@ -310,8 +319,10 @@ void bind_engine(py::module_& m) {
           "reset",
           [](PyVectorEnv& v, const py::dict& out) {
             const engine::VectorBuffers buffers = vector_buffers(*v.env, out);
-            py::gil_scoped_release release;
-            v.env->reset(buffers);
+            vector_call(v.env->interruptible(), [&](const StopFlag* stop) {
+              v.env->reset(buffers, stop);
+              return 0;
+            });
           },
           py::arg("out"))
       .def(
@@ -324,8 +335,10 @@ void bind_engine(py::module_& m) {
                                           std::to_string(n) + ",)");
             const engine::VectorBuffers buffers = vector_buffers(*v.env, out);
             const int64_t* a = static_cast<const int64_t*>(actions.data());
-            py::gil_scoped_release release;
-            v.env->step(a, buffers);
+            vector_call(v.env->interruptible(), [&](const StopFlag* stop) {
+              v.env->step(a, buffers, stop);
+              return 0;
+            });
           },
           py::arg("actions"), py::arg("out"))
       .def(
@@ -356,8 +369,8 @@ void bind_engine(py::module_& m) {
             request.network = network;
             const uint64_t s = seed_arg(seed);
             const engine::LeafBuffers buffers = leaf_buffers(*v.env, leaves);
-            py::gil_scoped_release release;
-            return v.env->search_start(request, s, buffers);
+            return vector_call(true,
+                               [&](const StopFlag* stop) { return v.env->search_start(request, s, buffers, stop); });
           },
           py::arg("settings"), py::arg("seed"), py::arg("leaves"), py::arg("network") = nullptr)
       .def(
@@ -367,8 +380,8 @@ void bind_engine(py::module_& m) {
             const float* vals = input_array(values, "values", {n, v.env->num_players()});
             const float* pri = priors.is_none() ? nullptr : input_array(priors, "priors", {n, v.env->num_actions()});
             const engine::LeafBuffers buffers = leaf_buffers(*v.env, leaves);
-            py::gil_scoped_release release;
-            return v.env->search_evaluate(vals, pri, buffers);
+            return vector_call(true,
+                               [&](const StopFlag* stop) { return v.env->search_evaluate(vals, pri, buffers, stop); });
           },
           py::arg("values"), py::arg("priors"), py::arg("leaves"))
       .def(
@@ -395,7 +408,12 @@ void bind_engine(py::module_& m) {
           [](const PyVectorEnv& v, const py::handle& i) {
             return py::bytes(v.env->serialized_state(static_cast<int>(int_arg(i, "i", 0, v.env->num_envs() - 1))));
           },
-          py::arg("i"));
+          py::arg("i"))
+      // The caps (engine/any.h, docs/vector.md).
+      .def_property_readonly_static("MAX_NUM_ENVS", [](const py::object&) { return engine::kMaxVectorEnvs; })
+      .def_property_readonly_static("MAX_BYTES", [](const py::object&) { return engine::kMaxVectorBytes; })
+      .def_property_readonly_static("MAX_ITERATIONS", [](const py::object&) { return engine::kMaxVectorIterations; })
+      .def_property_readonly_static("MAX_OPPONENT_DEPTH", [](const py::object&) { return engine::kMaxOpponentDepth; });
 
   py::class_<engine::Bot>(m, "Bot", "One of nutcore's own bots (nutcore.make_bot wraps it).")
       .def(py::init([](const py::object& spec, const py::object& settings) {

@@ -315,18 +315,18 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
       .def(
           "_vector_env",
           [](const PG& g, const py::handle& n, const py::handle& seed, const py::handle& threads, bool external,
-             const py::handle& seat, const std::string& opponents) {
+             const py::handle& seat, std::optional<std::string> opponents) {
             engine::VectorOptions o;
-            o.num_envs = static_cast<int>(int_arg(n, "num_envs", 1, 1 << 24));
+            o.num_envs = int_arg(n, "num_envs", 1, engine::kMaxVectorEnvs);
             o.seed = seed_arg(seed);
             o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
             o.external_chance = external;
             o.seat = seat.is_none() ? -1 : static_cast<int>(int_arg(seat, "seat", 0, G::kMaxNumPlayers - 1));
-            o.opponents = opponents;
+            o.opponents = std::move(opponents);
             return PyVectorEnv{g.model->new_vector_env(o)};
           },
           py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("external_chance"),
-          py::arg("seat") = py::none(), py::arg("opponents") = "random")
+          py::arg("seat") = py::none(), py::arg("opponents") = py::none())
       .def("random_playouts", &PG::random_playouts, py::arg("n"), py::arg("seed") = 0, py::arg("state") = py::none(),
            "n uniformly random games to the end, from the initial state or from `state`: (returns, lengths).")
       .def("__repr__",

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,13 +87,28 @@ struct SearchResultBuffers {
 };
 
 struct VectorOptions {
-  int num_envs = 1;
+  int64_t num_envs = 1;  // up to kMaxVectorEnvs
   uint64_t seed = 0;
   int threads = 1;
   bool external_chance = false;
-  int seat = -1;                     // a seat mode: the learner's seat; the others play `opponents`
-  std::string opponents = "random";  // a bot spec (engine/bots.h)
+  int seat = -1;                         // a seat mode: the learner's seat; the others play `opponents`
+  std::optional<std::string> opponents;  // a bot spec (engine/bots.h), for a seat mode only; none: "random"
 };
+
+// The vector environment's caps, checked before anything is allocated (std::invalid_argument
+// naming the cap); docs/vector.md says why these numbers.
+constexpr int kMaxVectorEnvs = 1 << 20;
+// Its estimated memory: the states, and the arrays python/nutcore/vector.py makes for it and for a
+// batched search over it (a search's trees aside: max_nodes bounds each).
+constexpr int64_t kMaxVectorBytes = int64_t{1} << 30;
+// A search's iterations per environment per move: a batched search's, and a searching opponent's.
+constexpr long kMaxVectorIterations = 100'000;
+// An opponent's expectimax depth: each ply multiplies its cost by the branching, outcomes included.
+constexpr int kMaxOpponentDepth = 4;
+
+// A batched search's budget (`who`: "search") or a searching opponent's ("opponents"): checked
+// against the caps above.
+void check_vector_search(const SearchRequest& request, const std::string& who);
 
 // num_envs games of one game stepped together (docs/vector.md).
 class AnyVectorEnv {
@@ -105,11 +121,17 @@ class AnyVectorEnv {
   virtual int threads() const = 0;
   virtual bool external_chance() const = 0;
   virtual int seat() const = 0;  // -1 unless a seat mode
+  // Whether a reset or step may run searches (the opponents' bots): a caller that can be
+  // interrupted hands those a stop flag.
+  virtual bool interruptible() const = 0;
   // Every environment's first game, environment i's generator seeded from (seed, i).
-  virtual void reset(const VectorBuffers& out) = 0;
+  virtual void reset(const VectorBuffers& out, const StopFlag* stop) = 0;
   // One action per environment (a chance outcome where one is due, external mode); checked first:
   // std::invalid_argument, and nothing changes, if any is not legal in its environment.
-  virtual void step(const int64_t* actions, const VectorBuffers& out) = 0;
+  // A reset or step that `stop` ends (or that fails) is undone: every environment is put back as
+  // it was, generators included, and its row of `out` shows it again (rewards, terminated and
+  // episode_length 0); then Stopped is thrown. A first reset stopped leaves the environment unreset.
+  virtual void step(const int64_t* actions, const VectorBuffers& out, const StopFlag* stop) = 0;
   // A uniformly random legal action per environment (an outcome, uniformly, at a chance node),
   // from a generator of its own seeded from (seed, i): a random policy for benchmarks and baselines.
   virtual void random_actions(int64_t* out) = 0;
@@ -122,10 +144,13 @@ class AnyVectorEnv {
   // the first round of leaves, evaluate takes their values [N, P] and priors ([N, A] or null) and
   // writes the next; each returns the leaves it wrote (0: done). With a built-in evaluator, start
   // runs every search to its end. A step or reset ends a search. Settings as best_move's, but for
-  // the tree searches only and iterations only (prepare_batched_search).
+  // the tree searches only and iterations only (prepare_batched_search). A start or evaluate that
+  // `stop` ends throws Stopped and ends the search (there is no result until the next start).
   virtual void search_check(const SearchRequest& request) const = 0;  // std::invalid_argument unless start takes it
-  virtual int search_start(const SearchRequest& request, uint64_t seed, const LeafBuffers& out) = 0;
-  virtual int search_evaluate(const float* values, const float* priors, const LeafBuffers& out) = 0;
+  virtual int search_start(const SearchRequest& request, uint64_t seed, const LeafBuffers& out,
+                           const StopFlag* stop) = 0;
+  virtual int search_evaluate(const float* values, const float* priors, const LeafBuffers& out,
+                              const StopFlag* stop) = 0;
   virtual void search_result(const SearchResultBuffers& out) const = 0;
 };
 

@@ -13,6 +13,7 @@
 // to its end, on the environment's threads.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stop.h"
 #include "engine/any.h"
 #include "engine/worker_pool.h"
 #include "search/mcts.h"
@@ -41,26 +43,29 @@ class BatchedSearch {
 
   // A search from each root (a row that is not at a decision node gets none) with `options`
   // (iterations per environment), environment i's seeded as best_move's with seed + i. Writes the
-  // first round of leaves; returns how many there are.
-  int start(const std::vector<S>& roots, Options options, uint64_t seed, const LeafBuffers& out) {
+  // first round of leaves; returns how many there are. Stopped by `stop`: throws Stopped, and
+  // there is no search (as after clear()).
+  int start(const std::vector<S>& roots, Options options, uint64_t seed, const LeafBuffers& out, const StopFlag* stop) {
     options.threads = 1;
-    options.stop = nullptr;
+    options.stop = nullptr;  // the trees outlive this call's flag: `stop` is polled between chunks
     options.progress = nullptr;
     options_ = options;
     seed_ = seed;
     roots_ = roots;
     slots_.resize(roots.size());
     running_ = finished_ = false;
-    Job job{this, nullptr, nullptr, &out};
-    pool_.run(static_cast<int>(slots_.size()), &BatchedSearch::start_share, &job);
+    Job job{this, nullptr, nullptr, &out, stop};
+    run(&BatchedSearch::start_share, job);
     return after_round();
   }
 
   // The values [N, P] and priors ([N, A], or null: uniform) of the last round's leaves (rows
   // without a leaf are not read), checked before any is used: std::invalid_argument, and nothing
   // changes, if a value is not finite or a prior is negative or not finite. Writes the next round;
-  // returns how many leaves it holds (0: every search is done).
-  int evaluate(const float* values, const float* priors, const LeafBuffers& out) {
+  // returns how many leaves it holds (0: every search is done). Stopped by `stop` (the iterations
+  // that end the game run within a round, up to the whole budget): throws Stopped, and the search
+  // is over, without a result.
+  int evaluate(const float* values, const float* priors, const LeafBuffers& out, const StopFlag* stop) {
     if (!running_) throw std::invalid_argument("evaluate: no search is waiting for values (call start)");
     const int players = game_.num_players();
     for (size_t i = 0; i < slots_.size(); ++i) {
@@ -76,8 +81,8 @@ class BatchedSearch {
                                         "] must be finite and >= 0");
         }
     }
-    Job job{this, values, priors, &out};
-    pool_.run(static_cast<int>(slots_.size()), &BatchedSearch::evaluate_share, &job);
+    Job job{this, values, priors, &out, stop};
+    run(&BatchedSearch::evaluate_share, job);
     return after_round();
   }
 
@@ -131,7 +136,20 @@ class BatchedSearch {
     const float* values;
     const float* priors;
     const LeafBuffers* out;
+    const StopFlag* stop;
   };
+  // Iterations a built-in evaluator's search runs between two looks at the stop flag: a few
+  // milliseconds at most, and no different a tree from one call with the whole budget.
+  static constexpr long kChunk = 256;
+
+  void run(WorkerPool::Task task, Job& job) {
+    try {
+      pool_.run(static_cast<int>(slots_.size()), task, &job);
+    } catch (...) {
+      clear();  // a search half run has no result
+      throw;
+    }
+  }
 
   static void start_share(void* ctx, int begin, int end) {
     const Job& job = *static_cast<Job*>(ctx);
@@ -147,11 +165,16 @@ class BatchedSearch {
         slot.tree = std::make_unique<Tree>(self.game_, root, o, o.seed * 0x9E3779B97F4A7C15ULL);
         slot.remaining = o.iterations;
         if (o.evaluator != Evaluator::kOutside) {  // a built-in evaluator: the whole search now
-          slot.done = slot.tree->search(o.iterations, std::chrono::steady_clock::now(), 0.0);
-          slot.remaining = 0;
+          while (slot.remaining > 0) {
+            if (stop_requested(job.stop)) throw Stopped();
+            const long done =
+                slot.tree->search(std::min(kChunk, slot.remaining), std::chrono::steady_clock::now(), 0.0);
+            slot.done += done;
+            slot.remaining -= done;
+          }
         }
       }
-      self.advance(i, *job.out);
+      self.advance(i, *job.out, job.stop);
     }
   }
 
@@ -172,17 +195,18 @@ class BatchedSearch {
         --slot.remaining;
         ++slot.done;
       }
-      self.advance(i, *job.out);
+      self.advance(i, *job.out, job.stop);
     }
   }
 
   // Environment i's tree walks to its next leaf needing an evaluation (row i shows it), running
   // the iterations that end the game on the way; or its search is done (row i empty).
-  void advance(int i, const LeafBuffers& out) {
+  void advance(int i, const LeafBuffers& out, const StopFlag* stop) {
     Slot& slot = slots_[i];
     slot.pending = false;
     const bool outside = options_.evaluator == Evaluator::kOutside;
     while (outside && slot.tree && (slot.remaining > 0 || !slot.tree->root_evaluated())) {
+      if (stop_requested(stop)) throw Stopped();
       slot.root_leaf = !slot.tree->root_evaluated();
       if (slot.tree->begin_iteration()) {
         slot.pending = true;

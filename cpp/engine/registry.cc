@@ -212,6 +212,24 @@ void attach_network(ResolvedSearch& settings, const SearchRequest& request, cons
   m->network = net.get();
 }
 
+void check_vector_search(const SearchRequest& request, const std::string& who) {
+  const std::string where = " (the cap in docs/vector.md)";
+  if (request.iterations > kMaxVectorIterations)
+    fail(who + ": iterations are at most " + std::to_string(kMaxVectorIterations) + " per environment per move" +
+         where + ", got " + std::to_string(request.iterations));
+  if (who == "search") return;  // prepare_batched_search refuses the rest
+  // An opponent's move is one of many the environment's threads play: a time limit would tie the
+  // games to the machine's speed and load, threads of its own would multiply the environment's.
+  if (request.time_limit > 0)
+    fail(who +
+         ": give iterations, not a time_limit: the games must not depend on the machine's speed (docs/vector.md)");
+  if (request.threads != 1)
+    fail(who + ": the environment's threads run the opponents; a search of theirs takes no threads");
+  if (const Json* depth = request.options.find("depth"); depth && depth->as_int("depth") > kMaxOpponentDepth)
+    fail(who + ": expectimax's depth is at most " + std::to_string(kMaxOpponentDepth) + " for opponents" + where +
+         ", got " + std::to_string(depth->as_int("depth")));
+}
+
 ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& request) {
   const std::string who = "search";
   const GameInfo& info = game.info();
@@ -222,6 +240,7 @@ ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& 
          "' (or 'auto'), not '" + algorithm_name(chosen) + "'");
   if (request.time_limit > 0) fail(who + ": give iterations (per environment), not a time_limit");
   if (request.threads != 1) fail(who + ": the environment's threads run the search; it takes no threads");
+  check_vector_search(request, who);
   const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
   ResolvedSearch out = resolve_search(request, chosen, defaults ? *defaults : Json::object(), who);
   MctsOptions& m = chosen == Algorithm::kMcts ? out.mcts : static_cast<MctsOptions&>(out.ismcts);

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _core
 from .games import load_game
 
 CHANCE_MODES = ("internal", "external")
@@ -26,9 +26,21 @@ class VectorEnv:
     caller's action is the outcome.
 
     seat=S: a seat mode, the usual "agent against fixed opponents": the other seats are played
-    inside by `opponents` (a bot spec: random, greedy, level:N, a search), so every row is at
-    seat S's move; step adds final_observation [N, O], seat S's view of a game as it ended.
+    inside by `opponents` (a bot spec: random, the default, greedy, level:N, a search), so every
+    row is at seat S's move; step adds final_observation [N, O], seat S's view of a game as it
+    ended. Opponents without a seat are a ValueError.
+
+    Caps (docs/vector.md), checked before anything is allocated: num_envs <= MAX_NUM_ENVS, and
+    about MAX_BYTES for the states and every array; an opponent's search takes iterations, at
+    most MAX_ITERATIONS per move, no time_limit and no threads, and expectimax's depth is at most
+    MAX_OPPONENT_DEPTH. Ctrl-C stops a step or reset that runs the opponents' searches, and
+    undoes it: every environment, its generators too, is as it was, and `out` shows it again.
     """
+
+    MAX_NUM_ENVS: int = _core._VectorEnv.MAX_NUM_ENVS
+    MAX_BYTES: int = _core._VectorEnv.MAX_BYTES
+    MAX_ITERATIONS: int = _core._VectorEnv.MAX_ITERATIONS
+    MAX_OPPONENT_DEPTH: int = _core._VectorEnv.MAX_OPPONENT_DEPTH
 
     def __init__(
         self,
@@ -39,7 +51,7 @@ class VectorEnv:
         threads: int = 1,
         chance: str = "internal",
         seat: int | None = None,
-        opponents: str = "random",
+        opponents: str | None = None,
         **params: Any,
     ):
         if isinstance(game, str):
@@ -50,14 +62,14 @@ class VectorEnv:
             raise ValueError(f"VectorEnv: expected a game name or a nutcore game, got {game!r}")
         if chance not in CHANCE_MODES:
             raise ValueError(f"VectorEnv: chance must be one of {CHANCE_MODES}, got {chance!r}")
-        if not isinstance(opponents, str):
+        if opponents is not None and not isinstance(opponents, str):
             raise ValueError(f"VectorEnv: opponents must be a bot spec (a string), got {opponents!r}")
         self.game = game
-        # num_envs, threads, seat and the seed are checked where they are read, in C++.
+        # num_envs, threads, seat, opponents and the seed are checked where they are read, in C++.
         self._make = lambda s: game._vector_env(num_envs, s, threads, chance == "external", seat, opponents)
         self._env = self._make(seed)
         self.seat = self._env.seat
-        self.opponents = opponents if self.seat is not None else None
+        self.opponents = (opponents or "random") if self.seat is not None else None
         self.num_envs = self._env.num_envs
         self.num_players = self._env.num_players
         self.num_actions = self._env.num_actions
@@ -110,17 +122,22 @@ class VectorEnv:
 
     def reset(self, out: dict | None = None, seed: int | None = None) -> dict[str, np.ndarray]:
         """Every environment's first game; `out`: arrays to write into (from an earlier call);
-        `seed`: seed the environments anew (else the constructor's seed, from the start again)."""
-        if seed is not None:
-            self._env = self._make(seed)
+        `seed`: seed the environments anew (else the constructor's seed, from the start again).
+        Interrupted (Ctrl-C, where opponents search), it is undone, as a step is."""
+        env = self._env if seed is None else self._make(seed)
         buffers = self._buffers(out, step=False)
-        self._env.reset(buffers)
+        env.reset(buffers)
+        self._env = env
         self._started = True
         return buffers
 
     def step(self, actions: Any, out: dict | None = None) -> dict[str, np.ndarray]:
         """One action per environment (an int array of shape [num_envs]). A bad array, or an
-        illegal action in any environment, is a ValueError and changes nothing."""
+        illegal action in any environment, is a ValueError and changes nothing. Ctrl-C during the
+        opponents' searches raises KeyboardInterrupt once they have stopped, and the step is
+        undone: the environments and their generators are as before it, the rows of `out` show
+        them again (rewards, terminated and episode_length zero), and the same step may be
+        given again."""
         if not self._started:
             raise ValueError("step: call reset first")
         actions = np.asarray(actions)
@@ -197,6 +214,10 @@ class BatchedSearch:
     network or `network`), nothing is handed back: start() runs every search to its end in C++,
     on the environment's threads, and returns None; result() then has them. Self-play with a
     trained network, or the default search in every environment at once.
+
+    `iterations` is at most VectorEnv.MAX_ITERATIONS (docs/vector.md). Ctrl-C stops start() and
+    evaluate(): KeyboardInterrupt once the searches have stopped, and the search is over without
+    a result (start again); the environments are untouched.
     """
 
     def __init__(
