@@ -1,10 +1,12 @@
-"""Random play for tests: chance outcomes by their exact probabilities, decisions uniformly; and a
-chi-squared tail for the statistical tests."""
+"""Random play for tests: chance outcomes by their exact probabilities, decisions uniformly; the
+positions it reaches that several tests search; and a chi-squared tail for the statistical tests."""
 
 from __future__ import annotations
 
 import math
 import random
+
+import nutcore
 
 
 def random_step(state, rng: random.Random) -> int:
@@ -23,6 +25,29 @@ def play_randomly(state, rng: random.Random, max_steps: int = 10**9):
     for _ in range(max_steps):
         if state.is_terminal():
             break
+        random_step(state, rng)
+    return state
+
+
+def first_decision(players, seed=1, min_steps=10):
+    """An Auf die Nüsse! decision after `min_steps` random steps (test_reliability's decision_state)."""
+    game = nutcore.load_game("auf_die_nuesse", players=players)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    steps = 0
+    while state.is_chance_node() or steps < min_steps or len(state.legal_actions()) < 2:
+        random_step(state, rng)
+        steps += 1
+    return state
+
+
+def winter_start(players=2, seed=0):
+    """A Purzelbaum winter at its start (the default: the largest the exact solver met in 12 random
+    games, 15,118 positions, 10-40 ms)."""
+    game = nutcore.load_game("purzelbaum", players=players)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.to_json()["season"] != "winter" or state.is_chance_node():
         random_step(state, rng)
     return state
 

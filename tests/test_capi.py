@@ -20,6 +20,7 @@ from capi_client import (
     NC_INVALID_ARGUMENT,
     NC_INVALID_HANDLE,
     NC_OK,
+    NC_STOPPED,
     NC_TERMINAL,
     NC_TIMEOUT,
     CapiBot,
@@ -34,6 +35,7 @@ from capi_client import (
 from protocol import InProcess
 
 import nutcore
+from playing import winter_start
 
 GAMES = nutcore.list_games()
 SENTINEL = 0x5EED
@@ -241,6 +243,34 @@ def test_best_move_is_the_python_packages():
     default = state.best_move(None)
     assert default["action"] in state.legal_action_ids()
     assert state.best_move("")["action"] in state.legal_action_ids()
+
+
+def test_exact_searches_take_a_time_limit():
+    """nc_best_move's time_limit for expectimax (its deepest complete depth) and the solver
+    (NC_STOPPED when it cannot finish); iterations and threads stay refused."""
+    state = CapiGame("auf_die_nuesse", {"players": 2}).new_state()
+    _to_decision(state, seed=5)
+    start = time.monotonic()
+    deep = state.best_move({"algorithm": "expectimax", "depth": 30, "time_limit": 0.2})
+    assert time.monotonic() - start < 20  # loose (a shared machine); depth 30 alone would take years
+    assert deep["complete"] is False and deep["stopped"] is False and 1 <= deep["depth"] < deep["max_depth"] == 30
+    fixed = state.best_move({"algorithm": "expectimax", "depth": deep["depth"]})
+    assert all(fixed[key] == deep[key] for key in ("action", "value", "actions"))
+    out = c_void_p(SENTINEL)
+    for bad in (b'{"algorithm": "expectimax", "iterations": 5}', b'{"algorithm": "solver", "threads": 2}'):
+        assert "takes no iterations or threads" in _fails(
+            NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, bad, None, byref(out)
+        )
+    bot = CapiBot("expectimax:depth=30,time_limit=0.1")
+    bot.reset(1)
+    assert bot.move(state) in state.legal_action_ids()
+    # The solver on a Purzelbaum winter (15,118 positions): within a minute, not within 1 µs.
+    winter = winter_start()
+    capi_winter = CapiGame("purzelbaum", {"players": 2}).state_from_json(winter.to_json())
+    assert capi_winter.best_move({"algorithm": "solver", "time_limit": 60})["action"] == nutcore.solve(winter).action
+    request = b'{"algorithm": "solver", "time_limit": 1e-6}'
+    assert "stopped" in _fails(NC_STOPPED, lib.nc_best_move, capi_winter.handle, request, None, byref(out))
+    assert out.value == SENTINEL
 
 
 @pytest.mark.parametrize("name", [g for g in GAMES if nutcore.load_game(g).new_initial_state().hidden_information])

@@ -17,7 +17,7 @@ from protocol import TRANSPORTS, connect, to_decision
 
 import nutcore
 from nutcore import engine as engine_module
-from playing import random_step
+from playing import random_step, winter_start
 
 HIDDEN = [g for g in nutcore.list_games() if nutcore.load_game(g).hidden_information]
 
@@ -218,7 +218,11 @@ def test_quit_and_end_of_input_during_a_search(proc, transport):
     assert code == 0 and time.monotonic() - start < 3 and "Traceback" not in err
 
 
-def test_stopping_an_exact_search_is_an_error_reply(proc):
+def _same_answer(a: dict, b: dict) -> bool:
+    return all(a[key] == b[key] for key in ("action", "value", "actions"))
+
+
+def test_stopping_expectimax_answers_its_last_complete_depth(proc):
     h = proc
     h.ok(cmd="new_game", game="auf_die_nuesse", seed=4)
     to_decision(h)
@@ -227,9 +231,43 @@ def test_stopping_an_exact_search_is_an_error_reply(proc):
     h.send(cmd="stop", id="stop")
     replies = h.final_replies(["deep", "stop"], timeout=5)
     assert replies["stop"]["searching"] is True
-    err = replies["deep"]
+    deep = replies["deep"]
+    assert (deep["type"], deep["stopped"]) == ("best_move", True), deep
+    r = deep["result"]
+    assert r["stopped"] is True and r["complete"] is False and 1 <= r["depth"] < r["max_depth"] == 40
+    fixed = h.ok(cmd="best_move", algorithm="expectimax", options={"depth": r["depth"]})
+    assert fixed["stopped"] is False and _same_answer(fixed["result"], r)
+
+
+def test_exact_searches_take_a_time_limit(proc):
+    h = proc
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=4)
+    to_decision(h)
+    start = time.monotonic()
+    reply = h.ok(cmd="best_move", algorithm="expectimax", time_limit=0.2, options={"depth": 30})
+    assert time.monotonic() - start < 20  # loose (a shared machine); depth 30 alone would take years
+    r = reply["result"]
+    assert reply["stopped"] is False and r["stopped"] is False and r["complete"] is False
+    assert 1 <= r["depth"] < r["max_depth"] == 30
+    assert _same_answer(h.ok(cmd="best_move", algorithm="expectimax", options={"depth": r["depth"]})["result"], r)
+    assert h.ok(cmd="best_move", algorithm="expectimax", time_limit=0.2)["result"]["max_depth"] == 64
+    for bad in ({"iterations": 10}, {"threads": 2}):
+        err = h.ask(cmd="best_move", algorithm="expectimax", time_limit=1, **bad)
+        assert err["error"] == "bad_request" and "takes no iterations or threads" in err["message"], err
+    # A bot's time limit: played as best_move (its result shown), or as a bot (noise).
+    go = h.ok(cmd="go", bot="expectimax:depth=30,time_limit=0.2")
+    assert go["result"]["complete"] is False and go["result"]["depth"] >= 1
+    to_decision(h)
+    assert h.ok(cmd="go", bot="expectimax:depth=30,time_limit=0.2,noise=0.01")["move"] is not None
+    # The solver: a Purzelbaum winter (15,118 positions) solved within a minute, not within 1 µs.
+    winter = winter_start()
+    h.ok(cmd="new_game", game="purzelbaum", players=2)
+    h.ok(cmd="set_position", position=winter.to_json())
+    solved = h.ok(cmd="best_move", algorithm="solver", time_limit=60)["result"]
+    assert solved["action"] == nutcore.solve(winter).action
+    err = h.ask(cmd="best_move", algorithm="solver", time_limit=1e-6)
     assert (err["type"], err["error"], err["command"]) == ("error", "stopped", "best_move")
-    assert h.ok(cmd="best_move", iterations=20)["result"]["iterations"] == 20
+    assert h.ok(cmd="best_move", time_limit=1e-6)["result"]["algorithm"] == "solver"  # "auto" takes no limit there
 
 
 def test_go_plays_the_search_and_its_options(proc):
@@ -590,6 +628,14 @@ def test_limits_cap_searches_and_refuse_file_parameters(transport):
     assert time.monotonic() - start < 1.5 and reply["stopped"]
     assert reply["result"]["nodes"] <= 10**5 + 1000  # the tree's cap, given by the limits
     assert h.ok(cmd="go", bot="level:6")["move"] is not None
+    h.close()
+    # A time-limited expectimax that names no depth deepens as far as the cap on depth.
+    h = connect(transport, "--limits", json.dumps({**limits, "depth": 5}))
+    h.ok(cmd="new_game", game="auf_die_nuesse", seed=3)
+    to_decision(h)
+    assert "depth is at most 5" in h.ask(cmd="best_move", algorithm="expectimax", options={"depth": 6})["message"]
+    assert h.ok(cmd="best_move", algorithm="expectimax", time_limit=0.1)["result"]["max_depth"] == 5
+    assert h.ok(cmd="best_move", algorithm="expectimax")["result"]["max_depth"] == 3
     h.ok(cmd="new_game", game="nutz", players=2, seat=0, seed=1)  # level 10 there: 6,000 iterations
     to_decision(h)
     assert "at most" in h.ask(cmd="go", bot="level:10")["message"]

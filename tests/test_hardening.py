@@ -131,7 +131,8 @@ def test_stop_ends_every_search_and_the_engine_goes_on(engine, game, request_):
     engine.send(cmd="stop", id="stop")
     replies = engine.final_replies(["stop", "long"])
     assert replies["stop"]["searching"] is True
-    # A move (MCTS's best so far) or, for an exact search with none yet, a "stopped" error.
+    # A move (MCTS's best so far, expectimax's last complete depth) or, for a search with none yet,
+    # a "stopped" error.
     answer = replies["long"]
     assert answer["type"] == "go" or (answer["type"], answer["error"]) == ("error", "stopped"), answer
     if answer["type"] == "go":
@@ -335,7 +336,9 @@ def test_the_watchdog_stops_a_bot_s_exact_search():
         _searching(client, "auf_die_nuesse", "deep", bot="expectimax:depth=40,noise=0.01")
         start = time.monotonic()
         reply = client.reply_to("deep")
-        assert (reply["type"], reply["error"]) == ("error", "stopped") and time.monotonic() - start < PATIENCE / 2
+        # Stopped, the bot's expectimax plays its last complete depth's move.
+        assert (reply["type"], reply["stopped"]) == ("go", True), reply
+        assert reply["move"] is not None and time.monotonic() - start < PATIENCE / 2
         client.close()
     finally:
         server.should_exit = True

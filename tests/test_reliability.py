@@ -56,12 +56,16 @@ def test_best_move_auto_still_checks_the_budget_in_winter():
             nutcore.best_move(state, **bad)
 
 
-def test_explicit_exact_algorithms_refuse_a_budget():
+def test_explicit_exact_algorithms_refuse_iterations_and_threads_but_take_a_time_limit():
     _, state = winter_state()
-    with pytest.raises(ValueError, match="takes no iterations"):
-        nutcore.best_move(state, algorithm="solver", iterations=10)
-    with pytest.raises(ValueError, match="takes no iterations"):
-        nutcore.best_move(state, algorithm="expectimax", time_limit=1.0)
+    for algorithm in ("solver", "expectimax"):
+        for bad in ({"iterations": 10}, {"threads": 2}):
+            with pytest.raises(ValueError, match="takes no iterations or threads"):
+                nutcore.best_move(state, algorithm=algorithm, **bad)
+    solved = nutcore.best_move(state, algorithm="solver", time_limit=30.0)
+    assert solved.action == nutcore.solve(state).action
+    deep = nutcore.best_move(state, algorithm="expectimax", depth=2, time_limit=30.0)
+    assert deep.extra["depth"] == 2 and deep.extra["complete"] is True
 
 
 def test_best_move_along_whole_games_in_every_phase():
@@ -388,9 +392,15 @@ def test_a_stopped_token_stops_every_search_at_once():
     assert nutcore.solve(winter).action in winter.legal_actions()  # no token: solved
 
 
-def test_stop_token_from_another_thread_ends_deep_expectimax():
+def test_stop_token_from_another_thread_ends_deep_expectimax_with_its_last_complete_depth():
     _, state = decision_state()
     token = nutcore.StopToken()
     threading.Timer(0.2, token.stop).start()
-    with pytest.raises(nutcore.SearchStopped):
-        nutcore.best_move(state, algorithm="expectimax", depth=14, stop=token)
+    result = nutcore.best_move(state, algorithm="expectimax", depth=14, stop=token)
+    assert token.stopped
+    depth = result.extra["depth"]
+    assert 1 <= depth < 14 and result.extra["max_depth"] == 14
+    assert result.extra["complete"] is False and result.extra["stopped"] is True
+    fixed = nutcore.best_move(state, algorithm="expectimax", depth=depth)
+    assert (result.action, result.value) == (fixed.action, fixed.value)
+    assert [(a.action, a.value) for a in result.actions] == [(a.action, a.value) for a in fixed.actions]

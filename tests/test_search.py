@@ -13,7 +13,7 @@ import pytest
 import nutcore
 from adn_positions import position, store
 from nutcore import _core
-from playing import random_step
+from playing import first_decision, random_step, winter_start
 
 
 def random_decision_state(players, seed, min_steps=30, params=None):
@@ -136,6 +136,214 @@ def test_expectimax_equals_brute_force(players, depth, seed):
         for star2 in (False, True):
             pruned = nutcore.best_move(state, algorithm="expectimax", depth=depth, pruning=True, star2=star2)
             assert_pruned_values(pruned, exact, best_value, players)
+
+
+def same_answer(a, b):
+    """Two searches' action, value per seat and per-move values, equal to the bit."""
+    return (a.action, a.value, [(s.action, s.value) for s in a.actions]) == (
+        b.action,
+        b.value,
+        [(s.action, s.value) for s in b.actions],
+    )
+
+
+# Expectimax to a fixed depth as it answered before it deepened iteratively (a build of ca942d5):
+# each depth keeps its move order and ties (the 3- and 4-player positions end in ties), so a search
+# that completes its depth answers as it did. (position, depth, options): action, value, per-move values.
+EXPECTIMAX_BEFORE_DEEPENING = [
+    (
+        ("random", 2, 11),
+        3,
+        {},
+        1,
+        [1.0625000000000002, -1.0625000000000002],
+        [(0, 0.5868055555555555), (1, 1.0625000000000002)],
+    ),
+    (
+        ("random", 2, 12),
+        4,
+        {},
+        10,
+        [-5.424652777777777, 5.424652777777777],
+        [(10, -5.424652777777777), (11, -5.4692129629629616)],
+    ),
+    (
+        ("random", 2, 13),
+        3,
+        {"star2": True},
+        6,
+        [-5.877777777777776, 5.877777777777776],
+        [(6, 5.877777777777776), (11, 5.627777777777778)],
+    ),
+    (
+        ("random", 2, 14),
+        2,
+        {"pruning": False},
+        17,
+        [-2.0250000000000004, 2.0250000000000004],
+        [
+            (17, 2.0250000000000004),
+            (18, 0.5250000000000005),
+            (19, 0.552777777777778),
+            (22, 0.46250000000000013),
+            (23, 0.37500000000000006),
+            (24, 0.4416666666666663),
+        ],
+    ),
+    (
+        ("random", 3, 15),
+        3,
+        {},
+        0,
+        [6.452546296296299, 4.619097222222223, 2.9999999999999987],
+        [(0, 6.452546296296299), (1, 5.659722222222221)],
+    ),
+    (("random", 4, 16), 2, {}, 3, [4.9375, 5.555555555555555, 5.6875, 2.5], [(3, 5.6875), (8, 5.6875)]),
+    (
+        ("first", 2),
+        7,
+        {},
+        3,
+        [1.6645034241953702, -1.6645034241953702],
+        [(3, 1.6645034241953702), (5, 1.661318519629883)],
+    ),
+    (
+        ("first", 2),
+        6,
+        {"star2": True},
+        5,
+        [1.2843167724051205, -1.2843167724051205],
+        [(3, 1.2770686871284855), (5, 1.2843167724051205)],
+    ),
+    (
+        ("first", 3),
+        6,
+        {},
+        156,
+        [2.389609053497942, 2.3500000000000005, 3.2777777777777777],
+        [
+            (1, 1.6000000000000003),
+            (156, 2.3500000000000005),
+            (157, 2.3500000000000005),
+            (158, 2.3500000000000005),
+            (159, 2.3500000000000005),
+        ],
+    ),
+    (
+        ("first", 4),
+        5,
+        {},
+        19,
+        [1.6, 2.35, 3.25, 2.5277777777777777],
+        [(17, 2.5), (19, 2.5277777777777777), (21, 2.4375), (23, 2.35), (24, 2.4166666666666665)],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", EXPECTIMAX_BEFORE_DEEPENING, ids=lambda c: f"{c[0][0]}-{c[0][1]}p-depth{c[1]}")
+def test_expectimax_to_its_full_depth_answers_as_before_deepening(case):
+    where, depth, options, action, value, actions = case
+    state = (
+        random_decision_state(where[1], where[2], min_steps=45)[1] if where[0] == "random" else first_decision(where[1])
+    )
+    result = nutcore.best_move(state, algorithm="expectimax", depth=depth, **options)
+    assert result.action == action
+    assert result.value == pytest.approx(value, rel=1e-12, abs=1e-12)
+    assert [s.action for s in result.actions] == [a for a, _ in actions]
+    assert [s.value for s in result.actions] == pytest.approx([v for _, v in actions], rel=1e-12, abs=1e-12)
+    assert result.extra["depth"] == result.extra["max_depth"] == depth
+    assert result.extra["complete"] is True and result.extra["stopped"] is False
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_expectimax_with_a_time_limit_answers_its_deepest_complete_depth(players):
+    # Depth 30 would take years (each ply costs about 8 times the last: depth 8 is ~1 s here).
+    state = first_decision(players)
+    start = time.monotonic()
+    result = nutcore.best_move(state, algorithm="expectimax", depth=30, time_limit=0.2)
+    assert time.monotonic() - start < 20  # loose: the machine is shared; without the limit, years
+    depth = result.extra["depth"]
+    assert 1 <= depth < 30 and result.extra["max_depth"] == 30
+    assert result.extra["complete"] is False and result.extra["stopped"] is False
+    fixed = nutcore.best_move(state, algorithm="expectimax", depth=depth)
+    assert fixed.extra["complete"] is True and same_answer(result, fixed)
+    assert result.nodes > fixed.nodes  # every depth's nodes, the one cut short included
+
+
+def test_expectimax_with_a_time_limit_and_no_depth_deepens_past_the_default():
+    state = first_decision(2)
+    result = nutcore.best_move(state, algorithm="expectimax", time_limit=1.0)
+    assert result.extra["max_depth"] == 64 and 3 < result.extra["depth"] < 64  # depth 4 is ~700 nodes
+    assert same_answer(result, nutcore.best_move(state, algorithm="expectimax", depth=result.extra["depth"]))
+    # A depth given bounds it; without a time limit the default depth holds.
+    bounded = nutcore.best_move(state, algorithm="expectimax", depth=2, time_limit=30.0)
+    assert (bounded.extra["depth"], bounded.extra["complete"]) == (2, True)
+    assert nutcore.best_move(state, algorithm="expectimax").extra["depth"] == 3
+
+
+def test_expectimax_deepening_ends_where_every_line_ends_the_game():
+    # One move left, then the game is over: depth 1 sees every end, and deeper searches would see
+    # the same tree, so a time-limited search answers at once with the full depth, complete.
+    state = nutcore.load_game("auf_die_nuesse", players=2).state_from_json(final_joker_position())
+    result = nutcore.best_move(state, algorithm="expectimax", time_limit=600)
+    assert result.action_string == "joker walnut/beechnut as walnut store 0"
+    assert (result.extra["depth"], result.extra["complete"]) == (64, True)
+    # Depth 1's leaves are at its horizon (where no search asks whether the game ended), depth 2's
+    # all at the end: the deepening stops there, as a search to depth 2 does.
+    two = nutcore.best_move(state, algorithm="expectimax", depth=2)
+    assert result.nodes == two.nodes and same_answer(result, two)
+
+
+def test_a_stop_during_deepening_answers_the_last_complete_depth():
+    state = first_decision(3)
+    token = nutcore.StopToken()
+    threading.Timer(0.2, token.stop).start()
+    result = nutcore.best_move(state, algorithm="expectimax", depth=30, time_limit=3600, stop=token)
+    depth = result.extra["depth"]
+    assert 1 <= depth < 30 and result.extra["complete"] is False and result.extra["stopped"] is True
+    assert same_answer(result, nutcore.best_move(state, algorithm="expectimax", depth=depth))
+    token.reset()
+    token.stop()  # before depth 1: no answer at all
+    with pytest.raises(nutcore.SearchStopped):
+        nutcore.best_move(state, algorithm="expectimax", depth=30, time_limit=3600, stop=token)
+
+
+def test_the_solver_with_a_time_limit_it_cannot_keep_answers_stopped():
+    state = winter_start()
+    solved = nutcore.solve(state)
+    assert solved.nodes > 10_000  # thousands of stop polls (one per 1,024 calls)
+    with pytest.raises(nutcore.SearchStopped):
+        nutcore.best_move(state, algorithm="solver", time_limit=1e-6)
+    enough = nutcore.best_move(state, algorithm="solver", time_limit=60)
+    assert (enough.action, enough.value) == (solved.action, solved.value)
+    # The caller's stop reaches a solver through its time limit's flag.
+    token = nutcore.StopToken()
+    token.stop()
+    with pytest.raises(nutcore.SearchStopped):
+        nutcore.best_move(state, algorithm="solver", time_limit=60, stop=token)
+
+
+def test_auto_gives_its_exact_choice_no_time_limit():
+    # "auto" solves Purzelbaum's winter (tens of milliseconds at most) whatever its time limit: the
+    # exact answer, never `stopped` for want of time (docs: README, best_move).
+    state = winter_start()
+    result = nutcore.best_move(state, time_limit=1e-6, seed=1)
+    assert result.algorithm == "solver" and result.action == nutcore.solve(state).action
+
+
+def test_bots_take_a_time_limit_for_the_exact_searches():
+    state = first_decision(2)
+    bot = nutcore.make_bot("expectimax:depth=30,time_limit=0.1")
+    bot.reset(1)
+    assert bot.step(state) in state.legal_actions()
+    # The solver bot plays greedy where its solver cannot finish in time (greedy elsewhere too):
+    # here greedy digs another hole than the solver (10,582 positions).
+    winter = winter_start(players=3, seed=6)
+    assert _core.greedy_action(winter) != nutcore.solve(winter).action
+    for spec, expected in (("solver:time_limit=1e-6", _core.greedy_action(winter)), ("solver:time_limit=60", None)):
+        bot = nutcore.make_bot(spec)
+        bot.reset(1)
+        assert bot.step(winter) == (expected if expected is not None else nutcore.solve(winter).action), spec
 
 
 def assert_pruned_values(pruned, exact, best_value, players):
@@ -280,7 +488,11 @@ def test_time_limit_and_statistics():
         {"seed": "abc"},
         {"algorithm": "expectimax", "depth": 0},
         {"algorithm": "expectimax", "iterations": 100},
+        {"algorithm": "expectimax", "threads": 2},
+        {"algorithm": "expectimax", "time_limit": 0},
         {"algorithm": "solver", "threads": 2},
+        {"algorithm": "solver", "iterations": 100},
+        {"algorithm": "solver", "time_limit": -1.0},
     ],
 )
 def test_bad_search_options_are_rejected(kwargs):

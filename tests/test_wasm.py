@@ -18,7 +18,7 @@ from wasm_support import module_dir, run_node
 import nutcore
 from nutcore import benchmark
 from nutcore.web import export
-from playing import random_step
+from playing import first_decision, random_step, winter_start
 
 
 def test_a_full_game_of_every_game_through_the_protocol():
@@ -108,6 +108,49 @@ def test_chance_outcomes_are_the_native_ones_to_the_bit(tmp_path):
                 assert [x["action"] for x in listed] == state.legal_actions(), (case["name"], position)
                 strings = [state.action_to_string(a) for a in state.legal_actions()]
                 assert [x["action_string"] for x in listed] == strings
+
+
+def test_time_limits_and_stops_of_the_exact_searches_without_threads(tmp_path):
+    """No watcher thread here: a time limit reaches expectimax and the solver through the stop
+    polls' lender (core/deadline.h), chained to the engine's, which still sends its progress lines
+    and takes the stop meanwhile."""
+    adn = first_decision(2)
+    winter = winter_start()
+    deep = {"algorithm": "expectimax", "depth": 30, "time_limit": 0.3}
+    cases = {
+        "requests": [
+            {"name": "auf_die_nuesse", "params": {}, "position": adn.to_json(), "request": deep},
+            {"name": "purzelbaum", "params": {}, "position": winter.to_json(), "request": {"algorithm": "solver"}},
+            {
+                "name": "purzelbaum",
+                "params": {},
+                "position": winter.to_json(),
+                "request": {"algorithm": "solver", "time_limit": 1e-6},
+            },
+        ],
+        "engine": {"name": "auf_die_nuesse", "position": adn.to_json()},
+    }
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(cases))
+    timed, solved, cut, engine_timed, engine_stopped = run_node("exact", str(path))
+
+    def same_as_native(result):
+        fixed = nutcore.best_move(adn, algorithm="expectimax", depth=result["depth"]).to_dict()
+        return all(result[key] == fixed[key] for key in ("action", "value", "actions"))
+
+    r = timed["result"]
+    assert timed["seconds"] < 20  # loose: the machine is shared; depth 30 alone would take years
+    assert r["complete"] is False and r["stopped"] is False and 1 <= r["depth"] < r["max_depth"] == 30
+    assert same_as_native(r)
+    assert solved["result"]["action"] == nutcore.solve(winter).action
+    assert cut["status"] == 3 and "stopped" in cut["error"]  # NC_STOPPED
+    reply = engine_timed["reply"]
+    assert reply["stopped"] is False and reply["result"]["complete"] is False and same_as_native(reply["result"])
+    assert engine_timed["info_lines"] >= 1 and engine_timed["seconds"] < 20
+    reply = engine_stopped["reply"]
+    assert reply["type"] == "best_move" and reply["stopped"] is True, reply
+    assert reply["result"]["stopped"] is True and 1 <= reply["result"]["depth"] < 40
+    assert same_as_native(reply["result"]) and engine_stopped["info_lines"] >= 1
 
 
 def test_bench_writes_its_workload(tmp_path):

@@ -8,6 +8,10 @@
 //                             same searches and playouts, with their nodes, transitions and times
 //   chance(M, emit, cases)    for each {name, params, positions}, every position's legal actions
 //                             (at a chance node its outcomes, with their probabilities)
+//   exact(M, emit, cases)     time limits without threads: each of cases.requests ({name, params,
+//                             position, request}) through nc_best_move, then a time-limited and
+//                             a stopped expectimax through the engine (cases.engine: {name,
+//                             position}), whose own yields must go on meanwhile
 
 let M = null;
 let slot = 0;
@@ -196,4 +200,37 @@ export function chance(module, emit, cases) {
     M._nc_game_free(game);
     emit({ name: c.name, params: c.params, legal: listed });
   }
+}
+
+// ----- time limits and stops of the exact searches, where there are no threads
+
+export async function exact(module, emit, cases) {
+  use(module);
+  for (const c of cases.requests) {
+    withString(JSON.stringify(c.params), (p) => withString(c.name, (n) => check(M._nc_game_load(n, p, slot), "nc_game_load")));
+    const game = M.getValue(slot, "i32");
+    withString(JSON.stringify(c.position), (p) => check(M._nc_state_from_json(game, p, slot), "nc_state_from_json"));
+    const state = M.getValue(slot, "i32");
+    const t0 = performance.now();
+    const status = withString(JSON.stringify(c.request), (p) => M._nc_best_move(state, p, 0, slot));
+    const seconds = (performance.now() - t0) / 1000;
+    if (status === 0) emit({ kind: "abi", request: c.request, seconds, result: JSON.parse(takeString()) });
+    else emit({ kind: "abi", request: c.request, seconds, status, error: M.UTF8ToString(M._nc_last_error()) });
+    M._nc_state_free(state);
+    M._nc_game_free(game);
+  }
+  const engine = new Engine();
+  await engine.ask({ cmd: "new_game", id: "new", game: cases.engine.name, seed: 1 });
+  await engine.ask({ cmd: "set_position", id: "position", position: cases.engine.position });
+  const deep = { cmd: "best_move", algorithm: "expectimax", options: { depth: 40 } };
+  let t0 = performance.now();
+  const timed = await engine.ask({ ...deep, id: "timed", time_limit: 0.6 });
+  const infos = (id) => engine.replies.filter((r) => r.id === id && r.type === "info").length;
+  emit({ kind: "engine_timed", seconds: (performance.now() - t0) / 1000, info_lines: infos("timed"), reply: timed });
+  t0 = performance.now();
+  const running = engine.send({ ...deep, id: "stopped" });
+  setTimeout(() => engine.send({ cmd: "stop", id: "stop" }), 600);
+  await running;
+  const stopped = engine.replies.find((r) => r.id === "stopped" && r.type !== "info");
+  emit({ kind: "engine_stopped", seconds: (performance.now() - t0) / 1000, info_lines: infos("stopped"), reply: stopped });
 }

@@ -235,7 +235,9 @@ class AnyState {
   virtual Action greedy_action() const = 0;  // the game's greedy policy (uniform if it has none)
 
   // A search from this decision node, on a copy (the state may change meanwhile): `kept` (may be
-  // null) is a tree to reuse, made by this game; `stop` and `progress` may be null.
+  // null) is a tree to reuse, made by this game; `stop` and `progress` may be null. An exact
+  // algorithm's time limit (settings.time_limit) ends it as a stop would: expectimax answers with
+  // its deepest complete depth, a solver cut short throws Stopped.
   virtual SearchOutcome search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop,
                                SearchProgress* progress, KeptSearch* kept) const = 0;
   // The exact solver (std::invalid_argument if the game has none).
@@ -251,9 +253,13 @@ const GameInfo& game_info(const std::string& name);
 std::shared_ptr<const AnyGame> load_game(const std::string& name, const Json& params);
 
 // A request made concrete at a state: the algorithm "auto" picks there, the settings it runs
-// with, and whether it can use a kept tree. Every check best_move makes, before any search:
-// std::invalid_argument names what is wrong (a terminal or chance node, an algorithm the game does
-// not offer, an option it does not take, a tree given to a search that keeps none).
+// with, and whether it can use a kept tree. Where "auto" picks an exact algorithm (a game's
+// auto_algorithm does so only where that takes milliseconds: Purzelbaum's winter solver, some tens
+// at most) its budget is checked and ignored, the time limit too: its answer there is the exact
+// one, the same on any machine, and never the error `stopped` for want of time. Every check
+// best_move makes, before any search: std::invalid_argument names what is wrong (a terminal or
+// chance node, an algorithm the game does not offer, an option it does not take, a tree given to a
+// search that keeps none).
 struct PreparedSearch {
   ResolvedSearch settings;
   bool tree_search = false;  // MCTS or ISMCTS: a kept tree can serve

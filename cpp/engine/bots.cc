@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/deadline.h"
+
 namespace nutcore::engine {
 
 namespace {
@@ -319,9 +321,16 @@ Action Bot::step(const AnyState& state, const StopFlag* stop, SearchProgress* pr
 Action Bot::choose(const AnyState& state, const StopFlag* stop, SearchProgress* progress) {
   if (spec_.kind == BotSpec::Kind::kGreedy) return state.greedy_action();
   if (spec_.algorithm == Algorithm::kSolver) {
-    // Where the game's solver applies it decides; the greedy policy does the rest.
+    // Where the game's solver applies it decides; the greedy policy does the rest, and plays too
+    // where the solver cannot finish within the bot's time limit (a stop still ends the move).
     if (!state.solver_applies()) return state.greedy_action();
-    return state.solve(stop).action;
+    const DeadlineStop deadline(stop, request_.time_limit);
+    try {
+      return state.solve(deadline.flag()).action;
+    } catch (const Stopped&) {
+      if (deadline.caller_stopped() || request_.time_limit <= 0) throw;
+      return state.greedy_action();
+    }
   }
   SearchRequest request = request_;
   request.seed = rng_.next();

@@ -9,7 +9,9 @@
 //                                              defaults ({"mcts": {"policy_bias": 1.0}})
 //   kLevels                                    difficulty levels 1..11 as bot specs, or nullptr
 //                                              each for the generic level (engine/bots.cc)
-//   auto_algorithm(game, state)                what "auto" plays at a decision
+//   auto_algorithm(game, state)                what "auto" plays at a decision (an exact
+//                                              algorithm only where it takes milliseconds: "auto"
+//                                              gives it no time limit, engine/any.h)
 //   solver_applies(game, state)                where its exact solver decides
 //   solve(game, state, stop) -> SolverAnswer   its exact solver, where it has one
 //   fuzz_params(byte) -> Game::Params          the game a fuzz input's first byte picks

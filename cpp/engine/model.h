@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/deadline.h"
 #include "core/game_concept.h"
 #include "core/rng.h"
 #include "engine/any.h"
@@ -410,15 +411,24 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
   if (!D::kAlgorithms.has(a))
     throw std::invalid_argument(std::string("algorithm '") + algorithm_name(a) + "' is not available for " + G::kName);
   if (progress) progress->clear();
-  if (a == Algorithm::kSolver) return solve(stop);
+  if (a == Algorithm::kSolver) {
+    const DeadlineStop deadline(stop, settings.time_limit);
+    return solve(deadline.flag());
+  }
   if constexpr (!kHidden) {
     if (a == Algorithm::kExpectimax) {
       if constexpr (HasEvaluation<G>) {
+        const DeadlineStop deadline(stop, settings.time_limit);
         ExpectimaxOptions o = settings.expectimax;
-        o.stop = stop;
+        o.stop = deadline.flag();
         const ExpectimaxResult r = Expectimax<G>(rules(), o).search(state_);
         SearchOutcome out = exact_outcome("expectimax", r, r.root_value);
-        out.extra.set("depth", Json::integer(o.depth));
+        // The depth answered (the deepest complete), the one aimed at, and whether a stop or the
+        // time limit cut the deepening short: "stopped" only for the caller's stop, as for MCTS.
+        out.extra.set("depth", Json::integer(r.depth));
+        out.extra.set("max_depth", Json::integer(o.depth));
+        out.extra.set("complete", Json::boolean(r.complete));
+        out.extra.set("stopped", Json::boolean(!r.complete && deadline.caller_stopped()));
         return out;
       }
     }

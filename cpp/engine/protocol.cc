@@ -967,12 +967,15 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
       refuse("bad_request",
              cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) + " on this server, got " + shown(*v));
   }
+  const Json* a = settings.find("algorithm");
+  const std::string algorithm = a && a->type() == Json::Type::kString ? a->as_string("algorithm") : "auto";
   if (limits_.max_nodes > 0 && !settings.find("max_nodes")) {
-    const Json* a = settings.find("algorithm");
-    const std::string algorithm = a && a->type() == Json::Type::kString ? a->as_string("algorithm") : "auto";
     if (algorithm == "auto" || algorithm == "mcts" || algorithm == "ismcts" || algorithm == "pimc")
       settings.set("max_nodes", Json::integer(limits_.max_nodes));
   }
+  // A time-limited expectimax that names no depth deepens as far as the cap, not the library's 64.
+  if (limits_.depth > 0 && algorithm == "expectimax" && settings.find("time_limit") && !settings.find("depth"))
+    settings.set("depth", Json::integer(limits_.depth));
 }
 
 AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {

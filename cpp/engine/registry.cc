@@ -173,9 +173,13 @@ PreparedSearch prepare_search(const AnyState& state, const SearchRequest& reques
     fail(who + ": algorithm '" + algorithm_name(chosen) + "' is not available for " + info.name + "; choose from " +
          offered(info));
   const bool sampling = out.tree_search || chosen == Algorithm::kPimc;
-  // "auto" was checked with MCTS's settings; where it picks an exact algorithm they are ignored.
+  // "auto" was checked with MCTS's settings; where it picks an exact algorithm they are ignored,
+  // its time limit too (engine/any.h).
   SearchRequest effective = request;
-  if (automatic && !sampling) effective.options = Json::object();
+  if (automatic && !sampling) {
+    effective.options = Json::object();
+    effective.time_limit = 0;
+  }
   const Json* defaults = info.search_defaults.find(algorithm_name(chosen));
   out.settings = resolve_search(effective, chosen, defaults ? *defaults : Json::object(), who);
   attach_network(out.settings, request, state.game(), who);

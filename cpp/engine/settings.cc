@@ -50,8 +50,10 @@ const std::vector<Option>& options_of(Algorithm a) {
                                            {"determinizations", Kind::kInt, 1, 100'000},
                                            {"evaluator", Kind::kEvaluator},
                                            {"playout_weight", Kind::kWeight}};
-  static const std::vector<Option> expectimax = {
-      {"depth", Kind::kInt, 1, 64}, {"bound", Kind::kReal}, {"pruning", Kind::kFlag}, {"star2", Kind::kFlag}};
+  static const std::vector<Option> expectimax = {{"depth", Kind::kInt, 1, ExpectimaxOptions::kMaxDepth},
+                                                 {"bound", Kind::kReal},
+                                                 {"pruning", Kind::kFlag},
+                                                 {"star2", Kind::kFlag}};
   static const std::vector<Option> solver = {};
   switch (a) {
     case Algorithm::kMcts:
@@ -244,7 +246,7 @@ bool flag_in(const Json& v, const std::string& what) {
 
 SearchRequest parse_search_request(const Json& settings, const std::string& who) {
   SearchRequest r;
-  bool budget_given = false;
+  bool iterations_given = false;
   const Json* threads = nullptr;
   for (const auto& [key, value] : settings.items(who + ": settings")) {
     if (key == "algorithm") {
@@ -254,10 +256,9 @@ SearchRequest parse_search_request(const Json& settings, const std::string& who)
       continue;  // the budget and the seed: null is as good as absent
     } else if (key == "iterations") {
       r.iterations = static_cast<long>(integer_in(value, who + ": iterations", 1, kMaxIterations));
-      budget_given = true;
+      iterations_given = true;
     } else if (key == "time_limit") {
       r.time_limit = real_in(value, who + ": time_limit", false);
-      budget_given = true;
     } else if (key == "threads") {
       r.threads = static_cast<int>(integer_in(value, who + ": threads", 1, kMaxThreads));
       threads = &value;
@@ -268,9 +269,10 @@ SearchRequest parse_search_request(const Json& settings, const std::string& who)
     }
   }
   const Algorithm checked_as = r.algorithm.value_or(Algorithm::kMcts);
-  if (!sampling(checked_as) && (budget_given || (threads && r.threads != 1)))
+  // Every algorithm takes a time limit; iterations and threads are the sampling searches' alone.
+  if (!sampling(checked_as) && (iterations_given || (threads && r.threads != 1)))
     fail(who + ": " + algorithm_name(checked_as) +
-         " is exact for its depth; it takes no iterations, time_limit or threads");
+         " is an exact search; it takes no iterations or threads (a time_limit bounds it)");
   r.options = check_options(checked_as, r.options, who);
   return r;
 }
@@ -298,7 +300,10 @@ ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm,
     m->iterations = no_budget ? kDefaultIterations : request.iterations;
     m->time_limit = request.time_limit;
     m->threads = std::min(request.threads, kThreadsAvailable);
-  } else if (algorithm == Algorithm::kExpectimax) {
+  } else {
+    out.time_limit = request.time_limit;
+  }
+  if (algorithm == Algorithm::kExpectimax) {
     for (const auto& [key, value] : options.items("options")) {
       if (key == "depth")
         out.expectimax.depth = static_cast<int>(value.as_int(key));
@@ -309,6 +314,9 @@ ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm,
       else if (key == "star2")
         out.expectimax.star2 = value.as_bool(key);
     }
+    // With a time limit and no depth of the request's own it deepens until the time runs out: the
+    // default depth (a game's too) is for searches without one.
+    if (request.time_limit > 0 && !request.options.find("depth")) out.expectimax.depth = ExpectimaxOptions::kMaxDepth;
   }
   return out;
 }

@@ -39,8 +39,9 @@ const char* algorithm_name(Algorithm a);
 Algorithm parse_algorithm(const std::string& name, const std::string& who);
 
 // A request as given, checked against what its algorithm takes (for "auto": MCTS's settings,
-// which it ignores where it picks an exact algorithm). Options are kept as given: the chosen
-// algorithm's defaults, a game's included, come in at resolve().
+// which it ignores where it picks an exact algorithm, its time limit included: engine/any.h).
+// Options are kept as given: the chosen algorithm's defaults, a game's included, come in at
+// resolve().
 struct SearchRequest {
   std::optional<Algorithm> algorithm;  // nullopt: "auto"
   long iterations = 0;                 // 0: not given
@@ -58,13 +59,17 @@ SearchRequest parse_search_request(const Json& settings, const std::string& who 
 
 // The settings `algorithm` runs with: defaults, then the game's, then the request's options
 // (checked against `algorithm`'s own), and the budget (iterations default to 1000 when neither
-// iterations nor a time limit is given). The seed is the caller's to set.
+// iterations nor a time limit is given; expectimax with a time limit and no depth of the request's
+// deepens up to ExpectimaxOptions::kMaxDepth). The seed is the caller's to set.
 struct ResolvedSearch {
   Algorithm algorithm = Algorithm::kMcts;
   MctsOptions mcts;
   IsmctsOptions ismcts;
   PimcOptions pimc;
   ExpectimaxOptions expectimax;
+  // The exact algorithms' time limit in seconds (0: none), kept by a DeadlineStop (core/deadline.h);
+  // the sampling searches keep theirs in their options.
+  double time_limit = 0.0;
 };
 ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm, const Json& game_defaults,
                               const std::string& who = "best_move");

@@ -139,8 +139,10 @@ NC_API void nc_stop_free(nc_stop* stop);                           /* once no ca
 
 /* best_move at a decision node: request_json {"algorithm", "iterations", "time_limit", "threads",
  * "seed", ...options} (NULL or "" for the game's defaults); the result as the protocol's
- * best_move answers it ("action", "action_string", "value", "actions", ...). `stop`: NULL, or a
- * stop that ends the search early (its best move so far, or NC_STOPPED: see Stopping above). */
+ * best_move answers it ("action", "action_string", "value", "actions", ...). Every algorithm takes
+ * time_limit: expectimax answers with its deepest complete depth, a solver that cannot finish in
+ * time fails with NC_STOPPED (docs/engine-protocol.md, best_move). `stop`: NULL, or a stop that
+ * ends the search early (its best move so far, or NC_STOPPED: see Stopping above). */
 NC_API nc_status nc_best_move(const nc_state* state, const char* request_json, nc_stop* stop, char** result_json);
 /* A bot from a spec ("greedy", "auto:iterations=1000", "level:5", ...: docs/levels.md). */
 NC_API nc_status nc_bot_new(const char* spec, nc_bot** out);

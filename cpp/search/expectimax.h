@@ -10,6 +10,14 @@
 // expectation outside (alpha, beta), the rest are skipped, using |v| <= bound; Star2 first probes
 // one move below each outcome for bounds that may cut the whole chance node at once.
 // Depth counts plies: every decision and every chance event is one.
+//
+// Iterative deepening: depths 1, 2, ... up to `depth` are searched in turn, each exactly as a
+// search to that depth alone (the same move order and ties), and the answer is the deepest depth
+// completed. A stop (the caller's, or a deadline's: core/deadline.h) during depth d > 1 answers
+// with depth d - 1; only a stop before depth 1 completes throws Stopped. The shallower depths cost
+// a fraction of the last (bench/RESULTS.md). Where a depth's tree ended the game on every line,
+// the deeper ones would visit the same nodes, so the deepening ends there (not with Star2, whose
+// probes start at depth 2 below a chance node and so differ with the depth).
 #pragma once
 
 #include <algorithm>
@@ -17,6 +25,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/game_concept.h"
@@ -31,12 +40,15 @@ concept HasEvaluation = requires(const G& g, const typename G::StateType& s, dou
 };
 
 struct ExpectimaxOptions {
-  int depth = 3;
+  static constexpr int kMaxDepth = 64;
+  int depth = 3;         // the deepest depth searched (iterative deepening: 1, 2, ... depth), 1..kMaxDepth
   double bound = 250.0;  // |eval_i| <= bound; used by Star1 (two players)
   bool pruning = true;
   // Star2 probing: correct, but on Auf die Nüsse! it costs more nodes than it saves (bench/RESULTS.md).
   bool star2 = false;
-  const StopFlag* stop = nullptr;  // polled every 1,024 nodes; a stopped search throws Stopped
+  // Polled before each depth and every 1,024 nodes: a stop answers with the last complete depth,
+  // or throws Stopped before depth 1 completes.
+  const StopFlag* stop = nullptr;
 };
 
 struct ExpectimaxResult {
@@ -45,8 +57,10 @@ struct ExpectimaxResult {
   // pruning, exact for the best action and an upper bound for the others.
   std::vector<ActionStats> actions;
   std::vector<double> root_value;
-  long nodes = 0;
+  long nodes = 0;  // over every depth searched
   double elapsed = 0.0;
+  int depth = 0;          // the depth of this answer: the deepest completed
+  bool complete = false;  // depth is the options' depth (a stop cut none short)
 };
 
 template <GameConcept G>
@@ -61,10 +75,47 @@ class Expectimax {
   ExpectimaxResult search(const State& root) {
     if (game_.is_terminal(root) || game_.is_chance(root))
       throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
-    if (options_.depth < 1 || options_.depth > 64) throw std::invalid_argument("depth must be 1..64");
+    if (options_.depth < 1 || options_.depth > ExpectimaxOptions::kMaxDepth)
+      throw std::invalid_argument("depth must be 1.." + std::to_string(ExpectimaxOptions::kMaxDepth));
     if (!(options_.bound > 0) || !std::isfinite(options_.bound))
       throw std::invalid_argument("bound must be a positive finite number");
     const auto start = std::chrono::steady_clock::now();
+    if (stop_requested(options_.stop)) throw Stopped();
+    // Star2's probes depend on the depth (depth >= 2 below a chance node): with them a tree that
+    // ended the game everywhere may still differ one depth deeper.
+    const bool probes = game_.num_players() == 2 && options_.pruning && options_.star2;
+    ExpectimaxResult result;
+    for (int d = 1; d <= options_.depth; ++d) {
+      if (d > 1 && stop_requested(options_.stop)) break;
+      horizon_ = false;
+      try {
+        result = search_to(root, d);
+      } catch (const Stopped&) {
+        if (d == 1) throw;
+        break;  // `result` is depth d - 1's
+      }
+      result.depth = d;
+      if (!horizon_ && !probes) {
+        result.depth = options_.depth;  // every line ended the game: the same as the full depth
+        break;
+      }
+    }
+    result.complete = result.depth == options_.depth;
+    result.nodes = nodes_;
+    result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  const G& game_;
+  ExpectimaxOptions options_;
+  long nodes_ = 0;
+  bool horizon_ = false;  // this depth's search stopped at its depth somewhere (not at the game's end)
+
+  static double inf() { return std::numeric_limits<double>::infinity(); }
+
+  // One depth's search from the root: its actions, best action and value (not its nodes or time).
+  ExpectimaxResult search_to(const State& root, int depth) {
     ExpectimaxResult result;
     const int mover = game_.current_player(root);
     const int n = game_.num_players();
@@ -81,7 +132,7 @@ class Expectimax {
       if (n == 2) {
         // With pruning the root keeps an alpha-beta window too: the chosen action's value is exact,
         // the others' are upper bounds (fail-soft). Without pruning every value is exact.
-        const double margin = margin_search(child, options_.depth - 1, alpha, beta);
+        const double margin = margin_search(child, depth - 1, alpha, beta);
         if (options_.pruning) {
           if (mover == 0)
             alpha = std::max(alpha, margin);
@@ -93,7 +144,7 @@ class Expectimax {
         vec[1] = -margin;
       } else {
         double v[kP];
-        maxn(child, options_.depth - 1, v);
+        maxn(child, depth - 1, v);
         value = v[mover];
         vec.assign(v, v + n);
       }
@@ -105,17 +156,8 @@ class Expectimax {
       }
     }
     result.root_value = best_vec;
-    result.nodes = nodes_;
-    result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
-
- private:
-  const G& game_;
-  ExpectimaxOptions options_;
-  long nodes_ = 0;
-
-  static double inf() { return std::numeric_limits<double>::infinity(); }
 
   void count_node() {
     if ((++nodes_ & 1023) == 0 && stop_requested(options_.stop)) throw Stopped();
@@ -130,7 +172,10 @@ class Expectimax {
   // Two players: the value of s for seat 0 (seat 1 gets its negation).
   double margin_search(const State& s, int depth, double alpha, double beta) {
     count_node();
-    if (depth == 0 || game_.is_terminal(s)) return margin_eval(s);
+    if (depth == 0 || game_.is_terminal(s)) {
+      horizon_ |= depth == 0;  // a terminal leaf at depth 0 too: one depth more, but no check per leaf
+      return margin_eval(s);
+    }
     const double lo = -2 * options_.bound, hi = 2 * options_.bound;
     if (game_.is_chance(s)) {
       typename G::Chances outcomes;
@@ -205,6 +250,7 @@ class Expectimax {
     count_node();
     const int n = game_.num_players();
     if (depth == 0 || game_.is_terminal(s)) {
+      horizon_ |= depth == 0;
       evaluate_all(game_, s, out);
       return;
     }

@@ -29,7 +29,8 @@ class Limits:
 
     Searches: `iterations`, `time_limit`, `threads`, the `max_nodes` option and expectimax's
     `depth` are refused above their caps; a search that gives no `max_nodes` gets `max_nodes` (the
-    tree's memory), and every search is stopped after `search_seconds` whatever its budget (it then
+    tree's memory), a time-limited expectimax that gives no `depth` deepens as far as `depth`, and
+    every search is stopped after `search_seconds` whatever its budget (it then
     answers with its best move so far, as after `stop`). `searches`: how many searches may run at
     once over all the connections that share one `SearchSlots` (a server's); the others wait
     their turn. Parameters: with `file_params` false, a game parameter that is not a string by

@@ -141,9 +141,14 @@ def best_move(
     information only "ismcts" and "pimc" are offered, and the search uses only what the player to
     move knows (docs/information.md).
     iterations / time_limit: the MCTS budget (default 1000 iterations; with both, whichever ends
-    first); threads: root-parallel trees; seed: makes the search reproducible (0..2**64-1; None: a
-    fresh random seed). stop: a nutcore.StopToken; its stop() ends the search early from another
-    thread (MCTS then returns its best move so far with extra["stopped"]; the exact algorithms raise
+    first). Every algorithm takes time_limit (seconds): expectimax stops deepening (with no depth
+    given it deepens up to 64 while the time lasts) and a solver that cannot finish in time raises
+    nutcore.SearchStopped; "auto" gives its exact choice (Purzelbaum's winter solver) no time limit.
+    iterations and threads are the sampling searches' alone. threads: root-parallel trees; seed:
+    makes the search reproducible (0..2**64-1; None: a fresh random seed). stop: a
+    nutcore.StopToken; its stop() ends the search early from another thread (MCTS then returns its
+    best move so far with extra["stopped"]; expectimax its deepest complete depth, also with
+    extra["stopped"]; a solver, or any search stopped before it has a move, raises
     nutcore.SearchStopped). Ctrl-C interrupts any search with KeyboardInterrupt. tree: a
     nutcore.SearchTree to keep the MCTS / ISMCTS tree for the next call (tree reuse).
     Other keyword options go to the algorithm (defaults: the generic ones, over which a game may
@@ -157,7 +162,9 @@ def best_move(
     widening (progressive widening where the game orders its moves); PIMC: those of ISMCTS but
     policy_bias, and determinizations. Expectimax: depth, bound, pruning, star2; with pruning (two
     players) it gives the exact value for the chosen move and upper bounds for the others;
-    pruning=False gives every move's exact value.
+    pruning=False gives every move's exact value. It deepens iteratively (depth 1, 2, ..., each
+    exactly the search to that depth alone) and answers with the deepest depth completed:
+    extra["depth"], with extra["max_depth"] (the depth aimed at) and extra["complete"].
     """
     state = _checks.native_state(state)
     _checks.state_game_name(state, "best_move")
