@@ -325,8 +325,9 @@ def test_stop_ends_a_direct_bot_move_and_playouts():
 
 
 def test_stop_ends_a_direct_exact_search():
-    """An exact search stopped from another thread ends at once: with its deepest complete depth,
-    or NC_STOPPED if it had none."""
+    """An exact search stopped from another thread ends at once with its deepest complete depth
+    (`{"algorithm": "expectimax", "depth": 30}` ran for good before); a stop tripped before it
+    starts leaves it no depth: NC_STOPPED."""
     state = _decision("auf_die_nuesse")
     stop = CapiStop()
     tripper = _trip_later(stop, 0.3)
@@ -335,8 +336,11 @@ def test_stop_ends_a_direct_exact_search():
     status = lib.nc_best_move(state.handle, b'{"algorithm": "expectimax", "depth": 30}', stop.handle, byref(out))
     tripper.join()
     assert time.monotonic() - start < PATIENCE
-    assert status in (NC_OK, NC_STOPPED)
-    if status == NC_OK:
-        result = json.loads(c_void_p_string(out))
-        lib.nc_free(out)
-        assert result["stopped"] is True
+    assert status == NC_OK
+    result = json.loads(c_void_p_string(out))
+    lib.nc_free(out)
+    assert result["stopped"] is True and 1 <= result["depth"] < result["max_depth"] == 30
+    assert result["action"] in state.legal_action_ids()
+    out = c_void_p()
+    status = lib.nc_best_move(state.handle, b'{"algorithm": "expectimax", "depth": 30}', stop.handle, byref(out))
+    assert status == NC_STOPPED and out.value is None

@@ -304,8 +304,8 @@ void bind_engine(py::module_& m) {
   // Bots (engine/bots.h): made from a spec, or from its parts (a name and its settings).
   // The arrays come from python/nutcore/vector.py, which made them: each is checked here anyway
   // (dtype, shape, C order, writeable), so that a wrong one is a ValueError, never a stray write.
-  py::class_<PyVectorEnv>(m, "_VectorEnv", "Many games stepped at once (nutcore.VectorEnv).")
-      .def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.env->num_envs(); })
+  py::class_<PyVectorEnv> vector_env(m, "_VectorEnv", "Many games stepped at once (nutcore.VectorEnv).");
+  vector_env.def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.env->num_envs(); })
       .def_property_readonly("num_players", [](const PyVectorEnv& v) { return v.env->num_players(); })
       .def_property_readonly("observation_size", [](const PyVectorEnv& v) { return v.env->observation_size(); })
       .def_property_readonly("num_actions", [](const PyVectorEnv& v) { return v.env->num_actions(); })
@@ -408,12 +408,12 @@ void bind_engine(py::module_& m) {
           [](const PyVectorEnv& v, const py::handle& i) {
             return py::bytes(v.env->serialized_state(static_cast<int>(int_arg(i, "i", 0, v.env->num_envs() - 1))));
           },
-          py::arg("i"))
-      // The caps (engine/any.h, docs/vector.md).
-      .def_property_readonly_static("MAX_NUM_ENVS", [](const py::object&) { return engine::kMaxVectorEnvs; })
-      .def_property_readonly_static("MAX_BYTES", [](const py::object&) { return engine::kMaxVectorBytes; })
-      .def_property_readonly_static("MAX_ITERATIONS", [](const py::object&) { return engine::kMaxVectorIterations; })
-      .def_property_readonly_static("MAX_OPPONENT_DEPTH", [](const py::object&) { return engine::kMaxOpponentDepth; });
+          py::arg("i"));
+  // The caps (engine/any.h, docs/vector.md), as plain class attributes.
+  vector_env.attr("MAX_NUM_ENVS") = engine::kMaxVectorEnvs;
+  vector_env.attr("MAX_BYTES") = engine::kMaxVectorBytes;
+  vector_env.attr("MAX_ITERATIONS") = engine::kMaxVectorIterations;
+  vector_env.attr("MAX_OPPONENT_DEPTH") = engine::kMaxOpponentDepth;
 
   py::class_<engine::Bot>(m, "Bot", "One of nutcore's own bots (nutcore.make_bot wraps it).")
       .def(py::init([](const py::object& spec, const py::object& settings) {
