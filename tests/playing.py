@@ -29,16 +29,22 @@ def play_randomly(state, rng: random.Random, max_steps: int = 10**9):
     return state
 
 
-def first_decision(players, seed=1, min_steps=10):
-    """An Auf die Nüsse! decision after `min_steps` random steps (test_reliability's decision_state)."""
-    game = nutcore.load_game("auf_die_nuesse", players=players)
+def decision_after(name, players, seed=1, min_steps=10):
+    """A decision with a choice (two legal actions or more) after at least `min_steps` random steps."""
+    game = nutcore.load_game(name, players=players)
     rng = random.Random(seed)
     state = game.new_initial_state()
     steps = 0
     while state.is_chance_node() or steps < min_steps or len(state.legal_actions()) < 2:
         random_step(state, rng)
         steps += 1
+        assert not state.is_terminal()
     return state
+
+
+def first_decision(players, seed=1, min_steps=10):
+    """An Auf die Nüsse! decision after `min_steps` random steps."""
+    return decision_after("auf_die_nuesse", players, seed, min_steps)
 
 
 def winter_start(players=2, seed=0):

@@ -12,19 +12,12 @@ import pytest
 
 import nutcore
 from nutcore import _core
-from playing import play_randomly, random_step
+from playing import decision_after, play_randomly, random_step
 
 
 def decision_state(name="auf_die_nuesse", players=2, seed=1, min_steps=10):
-    game = nutcore.load_game(name, players=players)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    steps = 0
-    while state.is_chance_node() or steps < min_steps or len(state.legal_actions()) < 2:
-        random_step(state, rng)
-        steps += 1
-        assert not state.is_terminal()
-    return game, state
+    state = decision_after(name, players, seed, min_steps)
+    return nutcore.load_game(name, players=players), state
 
 
 def winter_state(players=2, seed=5):
