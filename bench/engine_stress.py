@@ -34,6 +34,17 @@ import nutcore  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _show_tail(stdout, stderr, lines: int = 40) -> None:
+    """The end of a bad round's output, on stderr: what failed or where it stalled."""
+    for name, text in (("stdout", stdout), ("stderr", stderr)):
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        if text:
+            print(
+                f"--- {name} (last {lines} lines)", *text.splitlines()[-lines:], sep="\n", file=sys.stderr, flush=True
+            )
+
+
 def _tests(args) -> list[str]:
     others = [t for t in ("python", "cli", "binary", "capi") if t not in args.transports]
     expression = " and ".join(f"not {t}" for t in others) or "not nothing"  # a door's id is in its tests' names
@@ -44,15 +55,17 @@ def _tests(args) -> list[str]:
         start = time.monotonic()
         try:
             run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=args.stall)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as stalled:
             stalls += 1
             print(f"round {r}: STALL (over {args.stall} s)", flush=True)
+            _show_tail(stalled.stdout, stalled.stderr)
             continue
         seconds.append(time.monotonic() - start)
         if run.returncode != 0:
             failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED")]
             failures.append((r, failed[:1] or run.stdout.splitlines()[-1:]))
             print(f"round {r}: FAILED {failures[-1][1]}", flush=True)
+            _show_tail(run.stdout, run.stderr)
         elif r % 10 == 0:
             print(f"round {r}: ok ({seconds[-1]:.1f} s)", flush=True)
     passed = args.rounds - len(failures) - stalls

@@ -825,7 +825,7 @@ def test_engine_free_stops_a_search_and_receive_waits_while_send_runs():
     assert got and got[0][0] == NC_OK and got[0][1]["id"] == "long"
     start = time.monotonic()
     lib.nc_engine_free(engine)  # stops the running search and waits for it
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 20  # loose (a shared machine): not the search's 600 s
 
 
 def test_engine_receive_after_quit_with_replies_pending():

@@ -13,7 +13,7 @@ import random
 import time
 
 import pytest
-from protocol import TRANSPORTS, connect, to_decision
+from protocol import PATIENCE, TRANSPORTS, connect, to_decision
 
 import nutcore
 from nutcore import engine as engine_module
@@ -149,7 +149,6 @@ def test_best_move_progress_lines_and_stop(proc):
     while proc.ask(cmd="status")["status"]["chance"]:
         proc.ask(cmd="chance")
     legal = {m["action"] for m in proc.ask(cmd="legal")["moves"]}
-    start = time.monotonic()
     proc.send(cmd="best_move", id="think", time_limit=60, threads=1)
     infos = []
     while len(infos) < 3:
@@ -159,7 +158,8 @@ def test_best_move_progress_lines_and_stop(proc):
     assert [i["id"] for i in infos] == ["think"] * 3
     assert all(i["command"] == "best_move" and i["budget"] == {"iterations": None, "time_limit": 60} for i in infos)
     elapsed = [i["elapsed"] for i in infos]
-    assert elapsed == sorted(elapsed) and 0.2 < elapsed[0] < 0.6 and elapsed[-1] < 2.0
+    # Every 0.25 s: the lower bounds are the engine's; upper ones would time the machine, not the engine.
+    assert elapsed == sorted(elapsed) and elapsed[0] > 0.2 and all(b - a > 0.15 for a, b in zip(elapsed, elapsed[1:]))
     # The search so far, live: growing iterations, every legal move with its visits.
     counts = [i["iterations"] for i in infos]
     assert counts == sorted(counts) and counts[0] > 0 and counts[-1] > counts[0]
@@ -180,8 +180,7 @@ def test_best_move_progress_lines_and_stop(proc):
         line = proc.get(timeout=5)
         if line["type"] == "best_move":
             result = line
-    assert time.monotonic() - stopped_at < 1.0
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - stopped_at < PATIENCE  # not its 60 s: the stop ended it
     assert result["id"] == "think" and result["stopped"] is True
     r = result["result"]
     assert r["stopped"] and r["action"] in legal and r["iterations"] > 0
@@ -215,7 +214,7 @@ def test_quit_and_end_of_input_during_a_search(proc, transport):
     p.send(cmd="best_move", time_limit=600)
     start = time.monotonic()
     code, err = p.finish(timeout=5)
-    assert code == 0 and time.monotonic() - start < 3 and "Traceback" not in err
+    assert code == 0 and time.monotonic() - start < PATIENCE and "Traceback" not in err  # not its 600 s
 
 
 def _same_answer(a: dict, b: dict) -> bool:
@@ -623,9 +622,8 @@ def test_limits_cap_searches_and_refuse_file_parameters(transport):
     # Bots that play as bots (levels, imperfect memory) stay within the limits too.
     assert "at most" in h.ask(cmd="go", bot="mcts:iterations=9000,memory=0.5")["message"]
     # Whatever the budget, a search ends after search_seconds with its best move so far.
-    start = time.monotonic()
     reply = h.ok(cmd="best_move", time_limit=2)
-    assert time.monotonic() - start < 1.5 and reply["stopped"]
+    assert reply["stopped"]  # ended by search_seconds (a search that reaches its time limit is not stopped)
     assert reply["result"]["nodes"] <= 10**5 + 1000  # the tree's cap, given by the limits
     assert h.ok(cmd="go", bot="level:6")["move"] is not None
     h.close()

@@ -275,7 +275,7 @@ def test_closed_sockets_stop_their_searches_and_never_wedge_the_server(served):
     try:
         start = time.monotonic()
         assert fresh.ask(cmd="hello")["type"] == "hello"
-        assert time.monotonic() - start < 2
+        assert time.monotonic() - start < 20  # loose (a shared machine): not behind the searches
         # The closed sockets' searches have given their slots back: this one runs at once.
         fresh.ask(cmd="new_game", game="auf_die_nuesse", seed=1)
         to_decision(fresh)
