@@ -48,7 +48,10 @@ def _show_tail(stdout, stderr, lines: int = 40) -> None:
 def _tests(args) -> list[str]:
     others = [t for t in ("python", "cli", "binary", "capi") if t not in args.transports]
     expression = " and ".join(f"not {t}" for t in others) or "not nothing"  # a door's id is in its tests' names
-    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    # -v names each test before it runs (the last name is where a round stalled); faulthandler
+    # prints every thread's Python stack if one test runs past half the stall time.
+    command = [sys.executable, "-m", "pytest", "-v", "-x", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    command += ["-o", f"faulthandler_timeout={args.stall // 2}"]
     command += ["tests/test_engine.py", "tests/test_engine_threads.py", "-k", expression]
     seconds, failures, stalls = [], [], 0
     for r in range(args.rounds):

@@ -150,14 +150,16 @@ def test_best_move_progress_lines_and_stop(proc):
         proc.ask(cmd="chance")
     legal = {m["action"] for m in proc.ask(cmd="legal")["moves"]}
     proc.send(cmd="best_move", id="think", time_limit=60, threads=1)
-    infos = []
-    while len(infos) < 3:
+    lines, infos = [], []
+    while len(infos) < 3:  # three with the search's figures (on a loaded machine the first may have none yet)
         line = proc.get()
-        assert line["type"] == "info", line
-        infos.append(line)
-    assert [i["id"] for i in infos] == ["think"] * 3
-    assert all(i["command"] == "best_move" and i["budget"] == {"iterations": None, "time_limit": 60} for i in infos)
-    elapsed = [i["elapsed"] for i in infos]
+        assert line["type"] == "info" and len(lines) < 200, line
+        lines.append(line)
+        if "iterations" in line:
+            infos.append(line)
+    assert all(i["id"] == "think" and set(i) >= {"type", "id", "command", "elapsed", "budget"} for i in lines)
+    assert all(i["command"] == "best_move" and i["budget"] == {"iterations": None, "time_limit": 60} for i in lines)
+    elapsed = [i["elapsed"] for i in lines]
     # Every 0.25 s: the lower bounds are the engine's; upper ones would time the machine, not the engine.
     assert elapsed == sorted(elapsed) and elapsed[0] > 0.2 and all(b - a > 0.15 for a, b in zip(elapsed, elapsed[1:]))
     # The search so far, live: growing iterations, every legal move with its visits.
