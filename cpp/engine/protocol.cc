@@ -34,13 +34,6 @@ using Clock = std::chrono::steady_clock;
   throw ProtocolError{code, message, std::nullopt};
 }
 
-const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"hello",     "list_games", "new_game", "set_position", "get_position",
-                                                 "apply",     "chance",     "legal",    "board",        "status",
-                                                 "best_move", "go",         "stop",     "undo",         "quit"};
-  return names;
-}
-
 // best_move's own fields; a search's options may not smuggle them in.
 const std::vector<std::string> kSearchFields = {"algorithm", "iterations", "time_limit", "threads", "seed"};
 
@@ -88,7 +81,7 @@ const Json* field(const Json& msg, const std::string& cmd, const std::string& ke
   const Json* v = msg.find(key);
   if (!v) {
     if (required)
-      refuse("bad_request", cmd + ": missing field '" + key + "'" + (what.empty() ? "" : " (" + what + ")"));
+      refuse("bad_request", cmd + ": missing field " + quoted(key) + (what.empty() ? "" : " (" + what + ")"));
     return nullptr;
   }
   bool ok = std::find(kinds.begin(), kinds.end(), v->type()) != kinds.end();
@@ -122,7 +115,7 @@ void allowed_fields(const Json& msg, const std::string& cmd, const std::vector<s
   if (unknown.empty()) return;
   std::sort(unknown.begin(), unknown.end());
   std::string list, known;
-  for (size_t i = 0; i < unknown.size(); ++i) list += (i ? ", '" : "'") + unknown[i] + "'";
+  for (size_t i = 0; i < unknown.size(); ++i) list += (i ? ", " : "") + quoted(unknown[i]);
   for (size_t i = 0; i < allowed.size(); ++i) known += (i ? ", " : "") + allowed[i];
   refuse("bad_request", cmd + ": unknown field(s) " + list + "; " +
                             (allowed.empty() ? std::string("it takes no fields") : "its fields are " + known));
@@ -145,102 +138,6 @@ std::string cap_text(double cap, bool integral) {
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------------------------
-// Limits and slots
-
-Limits Limits::from_json(const Json& j) {
-  Limits l;
-  for (const auto& [key, v] : j.items("limits")) {
-    const std::string what = "limits: " + key;
-    if (v.is_null()) continue;
-    if (key == "iterations")
-      l.iterations = static_cast<long>(integer_in(v, what, 1, kMaxIterations));
-    else if (key == "time_limit")
-      l.time_limit = real_in(v, what, false);
-    else if (key == "threads")
-      l.threads = static_cast<int>(integer_in(v, what, 1, kMaxThreads));
-    else if (key == "max_nodes")
-      l.max_nodes = static_cast<long>(integer_in(v, what, 1000, 2'000'000'000));
-    else if (key == "depth")
-      l.depth = static_cast<int>(integer_in(v, what, 1, 64));
-    else if (key == "search_seconds")
-      l.search_seconds = real_in(v, what, false);
-    else if (key == "searches")
-      l.searches = static_cast<int>(integer_in(v, what, 1, 10'000));
-    else if (key == "file_params")
-      l.file_params = flag_in(v, what);
-    else if (key == "nice")
-      l.nice = static_cast<int>(integer_in(v, what, 0, 19));
-    else if (key == "test_hooks")
-      l.test_hooks = flag_in(v, what);
-    else
-      throw std::invalid_argument("limits: unknown key '" + key + "'");
-  }
-  return l;
-}
-
-Json Limits::to_json() const {
-  Json j = Json::object();
-  const auto cap = [&](const char* key, double v, bool integral) {
-    j.set(key, v > 0 ? (integral ? Json::integer(static_cast<int64_t>(v)) : Json::number(v)) : Json::null());
-  };
-  cap("iterations", static_cast<double>(iterations), true);
-  cap("time_limit", time_limit, false);
-  cap("threads", threads, true);
-  cap("max_nodes", static_cast<double>(max_nodes), true);
-  cap("depth", depth, true);
-  cap("search_seconds", search_seconds, false);
-  cap("searches", searches, true);
-  j.set("file_params", Json::boolean(file_params));
-  j.set("nice", Json::integer(nice));
-  j.set("test_hooks", Json::boolean(test_hooks));
-  return j;
-}
-
-SearchSlots::SearchSlots(int size) : size_(size) {
-  if (size < 1) throw std::invalid_argument("searches must be at least 1");
-}
-
-bool SearchSlots::acquire(const StopFlag& stop, const std::function<void()>& waiting, double interval) {
-  int ticket = 0;  // its address identifies this waiter
-  std::unique_lock<std::mutex> lock(mutex_);
-  waiting_.push_back(&ticket);
-  auto next_call = Clock::now() + std::chrono::duration<double>(interval);
-  bool got = false;
-  for (;;) {
-    if (waiting_.front() == &ticket && running_ < size_) {
-      ++running_;
-      got = true;
-      break;
-    }
-    if (stop.load()) break;
-    if (Clock::now() >= next_call) {
-      next_call = Clock::now() + std::chrono::duration<double>(interval);
-      if (waiting) {
-        lock.unlock();
-        waiting();
-        lock.lock();
-      }
-      continue;
-    }
-    cv_.wait_until(lock, next_call);  // woken by release() and wake()
-  }
-  waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &ticket));
-  cv_.notify_all();
-  return got;
-}
-
-void SearchSlots::release() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  --running_;
-  cv_.notify_all();
-}
-
-void SearchSlots::wake() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  cv_.notify_all();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Lines
@@ -268,7 +165,7 @@ Json parse_line(std::string line) {
     std::string keys;
     bool id_repeated = false;
     for (const auto& k : duplicates) {
-      keys += (keys.empty() ? "'" : ", '") + k + "'";
+      keys += (keys.empty() ? "" : ", ") + quoted(k);
       id_repeated |= k == "id";
     }
     std::optional<Json> rid;
@@ -503,18 +400,17 @@ bool Engine::dispatch(const Json& msg) {
   if (!cmd) {
     return error("bad_request", "a request needs \"cmd\", the command name", rid, nullptr);
   }
-  const auto& names = command_names();
-  const bool hook = limits_.test_hooks && cmd->type() == Json::Type::kString &&
-                    (cmd->as_string("cmd") == "_truth" || cmd->as_string("cmd") == "_replace_truth" ||
-                     cmd->as_string("cmd") == "_reseed");
-  if (!hook && (cmd->type() != Json::Type::kString ||
-                std::find(names.begin(), names.end(), cmd->as_string("cmd")) == names.end())) {
+  if (cmd->type() != Json::Type::kString)
+    return error("bad_request", "cmd must be a command name (a string), got " + shown(*cmd), rid, nullptr);
+  const Command* row = find_command(cmd->as_string("cmd"), limits_.test_hooks);
+  if (!row) {
     std::string list;
-    for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+    for (const Command& c : commands())
+      if (!c.hook) list += (list.empty() ? "" : ", ") + std::string(c.name);
     return error("unknown_command", "unknown command " + shown(*cmd) + "; commands: " + list, rid, nullptr);
   }
-  const std::string name = cmd->as_string("cmd");
-  if (name == "quit") return quit_cmd(msg, rid);
+  const std::string name = row->name;
+  if (!row->handler) return quit_cmd(msg, rid);
   std::shared_ptr<Search> run;
   bool answered = true;  // a search's answer comes later (no search starts once the answers are sealed)
   {
@@ -522,7 +418,8 @@ bool Engine::dispatch(const Json& msg) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     if (quitting_) return error("not_now", "the engine has quit", rid, &name);
     try {
-      Json reply = command(name, msg, rid);
+      allowed_fields(msg, name, row->fields);
+      Json reply = (this->*row->handler)(msg, rid);
       if (!reply.is_null()) {  // null: a search, which answers when it ends
         Json out = Json::object();
         out.set("type", Json::string(name));
@@ -542,28 +439,51 @@ bool Engine::dispatch(const Json& msg) {
   return answered;
 }
 
-Json Engine::command(const std::string& cmd, const Json& msg, const Json* rid) {
-  if (cmd[0] == '_') return test_hook(cmd, msg);
-  if (cmd == "hello") return hello(msg);
-  if (cmd == "list_games") return list_games(msg);
-  if (cmd == "new_game") return new_game(msg);
-  if (cmd == "set_position") return set_position(msg);
-  if (cmd == "get_position") return get_position(msg);
-  if (cmd == "apply") return apply(msg);
-  if (cmd == "chance") return chance(msg);
-  if (cmd == "legal") return legal(msg);
-  if (cmd == "board") return board(msg);
-  if (cmd == "status") return status_cmd(msg);
-  if (cmd == "best_move") {
-    best_move_cmd(msg, rid);
-    return Json::null();
-  }
-  if (cmd == "go") {
-    go(msg, rid);
-    return Json::null();
-  }
-  if (cmd == "stop") return stop(msg);
-  return undo(msg);
+// The protocol's commands: hello lists them, dispatch checks each request's fields against its row
+// and calls its handler (null for quit, which dispatch answers itself), and the protocol doc's
+// table is tested against it. A search's handler answers null: the search answers when it ends.
+const std::vector<Engine::Command>& Engine::commands() {
+  static const std::vector<std::string> search_fields = {"algorithm", "iterations", "time_limit",
+                                                         "threads",   "seed",       "options"};
+  static const std::vector<std::string> go_fields = [] {
+    std::vector<std::string> f = search_fields;
+    f.push_back("bot");
+    return f;
+  }();
+  static const std::vector<Command> table = {
+      {"hello", {}, &Engine::hello},
+      {"list_games", {}, &Engine::list_games},
+      {"new_game", {"game", "players", "params", "seed", "seat"}, &Engine::new_game},
+      {"set_position", {"position"}, &Engine::set_position},
+      {"get_position", {}, &Engine::get_position},
+      {"apply", {"moves"}, &Engine::apply},
+      {"chance", {}, &Engine::chance},
+      {"legal", {}, &Engine::legal},
+      {"board", {"seat", "memory_aids"}, &Engine::board},
+      {"status", {}, &Engine::status_cmd},
+      {"best_move", search_fields, &Engine::best_move_cmd},
+      {"go", go_fields, &Engine::go},
+      {"stop", {}, &Engine::stop},
+      {"undo", {"count"}, &Engine::undo},
+      {"quit", {}, nullptr},
+      {"_truth", {}, &Engine::test_hook, true},
+      {"_replace_truth", {"position"}, &Engine::test_hook, true},
+      {"_reseed", {"seed"}, &Engine::test_hook, true},
+  };
+  return table;
+}
+
+const Engine::Command* Engine::find_command(const std::string& name, bool hooks) {
+  for (const Command& c : commands())
+    if (name == c.name && (hooks || !c.hook)) return &c;
+  return nullptr;
+}
+
+std::vector<std::string> Engine::command_names() {
+  std::vector<std::string> names;
+  for (const Command& c : commands())
+    if (!c.hook) names.push_back(c.name);
+  return names;
 }
 
 // ----- helpers
@@ -626,8 +546,7 @@ Json Engine::status() const {
 
 // ----- commands
 
-Json Engine::hello(const Json& msg) {
-  allowed_fields(msg, "hello", {});
+Json Engine::hello(const Json& msg, const Json*) {
   Json r = Json::object();
   r.set("protocol", Json::integer(kProtocolVersion));
   r.set("engine", Json::string("nutcore"));
@@ -638,8 +557,7 @@ Json Engine::hello(const Json& msg) {
   return r;
 }
 
-Json Engine::list_games(const Json& msg) {
-  allowed_fields(msg, "list_games", {});
+Json Engine::list_games(const Json& msg, const Json*) {
   Json r = Json::object();
   r.set("games", game_catalogue());
   return r;
@@ -678,9 +596,8 @@ void Engine::check_file_params(const std::string& cmd, const std::string& game, 
   }
 }
 
-Json Engine::new_game(const Json& msg) {
+Json Engine::new_game(const Json& msg, const Json*) {
   const std::string cmd = "new_game";
-  allowed_fields(msg, cmd, {"game", "players", "params", "seed", "seat"});
   const std::string name =
       field(msg, cmd, "game", {Json::Type::kString}, true, "a name from list_games")->as_string("game");
   const Json* players_field = field(msg, cmd, "players", {Json::Type::kInt});
@@ -736,9 +653,8 @@ Json Engine::new_game(const Json& msg) {
   return r;
 }
 
-Json Engine::set_position(const Json& msg) {
+Json Engine::set_position(const Json& msg, const Json*) {
   const std::string cmd = "set_position";
-  allowed_fields(msg, cmd, {"position"});
   const Json& position = *field(msg, cmd, "position", {Json::Type::kObject}, true, "a state's to_json()");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
@@ -754,9 +670,8 @@ Json Engine::set_position(const Json& msg) {
   return r;
 }
 
-Json Engine::get_position(const Json& msg) {
+Json Engine::get_position(const Json& msg, const Json*) {
   const std::string cmd = "get_position";
-  allowed_fields(msg, cmd, {});
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const AnyState& state = need_game(cmd);
   if (hiding())  // even at the end: cards discarded unseen stay unseen
@@ -802,9 +717,8 @@ Action Engine::resolve_move(const AnyState& state, const Json& move, size_t inde
   return action;
 }
 
-Json Engine::apply(const Json& msg) {
+Json Engine::apply(const Json& msg, const Json*) {
   const std::string cmd = "apply";
-  allowed_fields(msg, cmd, {"moves"});
   const auto& moves =
       field(msg, cmd, "moves", {Json::Type::kArray}, true, "action ids or action strings")->as_array("moves");
   if (moves.empty() || moves.size() > static_cast<size_t>(kMaxMoves))
@@ -833,9 +747,8 @@ Json Engine::apply(const Json& msg) {
   return r;
 }
 
-Json Engine::chance(const Json& msg) {
+Json Engine::chance(const Json& msg, const Json*) {
   const std::string cmd = "chance";
-  allowed_fields(msg, cmd, {});
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   AnyState& state = need_game(cmd);
   need_idle(cmd);
@@ -863,9 +776,8 @@ Json Engine::chance(const Json& msg) {
   return r;
 }
 
-Json Engine::legal(const Json& msg) {
+Json Engine::legal(const Json& msg, const Json*) {
   const std::string cmd = "legal";
-  allowed_fields(msg, cmd, {});
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const AnyState& state = need_game(cmd);
   const Json moves = may_see_choice(state) || state.is_terminal() ? choices(state) : Json::null();
@@ -878,9 +790,8 @@ Json Engine::legal(const Json& msg) {
   return r;
 }
 
-Json Engine::board(const Json& msg) {
+Json Engine::board(const Json& msg, const Json*) {
   const std::string cmd = "board";
-  allowed_fields(msg, cmd, {"seat", "memory_aids"});
   const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
   const bool memory_aids = !aids || aids->as_bool("memory_aids");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
@@ -909,8 +820,7 @@ Json Engine::board(const Json& msg) {
   return r;
 }
 
-Json Engine::status_cmd(const Json& msg) {
-  allowed_fields(msg, "status", {});
+Json Engine::status_cmd(const Json& msg, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game("status");
   Json r = Json::object();
@@ -964,8 +874,8 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
     const bool over = v->is_integer() ? (!v->fits_int64() ? v->integer_text()[0] != '-' : v->as_int(c.key) > c.cap)
                                       : v->as_number(c.key) > c.cap;
     if (over)
-      refuse("bad_request",
-             cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) + " on this server, got " + shown(*v));
+      refuse("bad_request", cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) +
+                                " for this engine (its limits), got " + shown(*v));
   }
   const Json* a = settings.find("algorithm");
   const std::string algorithm = a && a->type() == Json::Type::kString ? a->as_string("algorithm") : "auto";
@@ -991,11 +901,8 @@ AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
   return state;
 }
 
-void Engine::best_move_cmd(const Json& msg, const Json* rid) {
+Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   const std::string cmd = "best_move";
-  std::vector<std::string> allowed = kSearchFields;
-  allowed.push_back("options");
-  allowed_fields(msg, cmd, allowed);
   Json settings = search_settings(msg, cmd);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   AnyState& state = check_search(cmd, true);
@@ -1009,14 +916,11 @@ void Engine::best_move_cmd(const Json& msg, const Json* rid) {
   }
   if (!request.seed) request.seed = rng_.next();
   start(rid, cmd, state.clone(), request, nullptr);
+  return Json::null();
 }
 
-void Engine::go(const Json& msg, const Json* rid) {
+Json Engine::go(const Json& msg, const Json* rid) {
   const std::string cmd = "go";
-  std::vector<std::string> allowed = kSearchFields;
-  allowed.push_back("options");
-  allowed.push_back("bot");
-  allowed_fields(msg, cmd, allowed);
   Json settings = search_settings(msg, cmd);
   std::optional<BotSpec> spec;
   if (const Json* b = field(msg, cmd, "bot", {Json::Type::kString})) {
@@ -1082,7 +986,14 @@ void Engine::go(const Json& msg, const Json* rid) {
   }
   const uint64_t seed = rng_.next();
   if (request && !request->seed) request->seed = seed;
+  if (bot && spec->kind != BotSpec::Kind::kSearch) {
+    // Greedy and random choose at once: answered here, like any other command, so that a request
+    // right behind it is not refused as busy and nothing can stop it half way.
+    const Action action = bot->step(state);
+    return play(action, std::nullopt, false);
+  }
   start(rid, cmd, state.clone(), request, std::move(bot));
+  return Json::null();
 }
 
 void Engine::start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
@@ -1279,7 +1190,6 @@ void Engine::run_search(std::shared_ptr<Search> search) {
 // Queues a search's reply (the caller holds mutex_): its move played for go, or its error.
 void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action,
                     const std::string& error_code, const std::string& error_message) {
-  const AnyState& state = *search.state;
   // Cleared before the reply, so the client may start the next search as soon as it reads it.
   if (search_.get() == &search) search_.reset();
   const Json* rid = search.rid ? &*search.rid : nullptr;
@@ -1297,20 +1207,8 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
     } else {
       // go: the position searched is the engine's (nothing else may change it while a search runs).
       if (outcome) action = outcome->action;
-      const int player = state.current_player();
-      const Json shown_move = seen(state, action);
-      undo_.emplace_back(state_->clone(), false);
-      state_->apply_action(action);
-      // The search's statistics go with a move the connection may see (never another seat's search
-      // on a seat's connection); the bots that play as bots have none.
-      const bool stats = !shown_move.is_null() && outcome;
-      reply.set("player", Json::integer(player));
-      reply.set("move", shown_move);
-      reply.set("hidden", Json::boolean(shown_move.is_null()));
-      reply.set("result", stats ? outcome->to_json() : Json::null());
-      // A bot's move chosen after a stop (its search's best so far) counts as stopped too.
-      reply.set("stopped", Json::boolean(stats ? outcome->stopped() : search.flag.load()));
-      reply.set("status", status());
+      const Json played = play(action, outcome, search.flag.load());
+      for (const auto& [key, value] : played.items("reply")) reply.set(key, value);
     }
     emit(reply);
   } catch (const std::exception& e) {
@@ -1318,8 +1216,27 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
   }
 }
 
-Json Engine::stop(const Json& msg) {
-  allowed_fields(msg, "stop", {});
+// Plays go's move on the engine's position (the caller holds mutex_): the reply's fields.
+// `stopped`: the move was chosen after a stop (a bot's search's best so far counts as stopped).
+Json Engine::play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped) {
+  const int player = state_->current_player();
+  const Json shown_move = seen(*state_, action);
+  undo_.emplace_back(state_->clone(), false);
+  state_->apply_action(action);
+  // The search's statistics go with a move the connection may see (never another seat's search
+  // on a seat's connection); the bots that play as bots have none.
+  const bool stats = !shown_move.is_null() && outcome;
+  Json reply = Json::object();
+  reply.set("player", Json::integer(player));
+  reply.set("move", shown_move);
+  reply.set("hidden", Json::boolean(shown_move.is_null()));
+  reply.set("result", stats ? outcome->to_json() : Json::null());
+  reply.set("stopped", Json::boolean(stats ? outcome->stopped() : stopped));
+  reply.set("status", status());
+  return reply;
+}
+
+Json Engine::stop(const Json& msg, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (search_) stop_search(*search_);
   Json r = Json::object();
@@ -1327,9 +1244,8 @@ Json Engine::stop(const Json& msg) {
   return r;
 }
 
-Json Engine::undo(const Json& msg) {
+Json Engine::undo(const Json& msg, const Json*) {
   const std::string cmd = "undo";
-  allowed_fields(msg, cmd, {"count"});
   const int count = static_cast<int>(integer_field(msg, cmd, "count", 1, kMaxMoves).value_or(1));
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
@@ -1364,7 +1280,7 @@ bool Engine::quit_cmd(const Json& msg, const Json* rid) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     if (quitting_) return error("not_now", "the engine has quit", rid, &cmd);
     try {
-      allowed_fields(msg, cmd, {});
+      allowed_fields(msg, cmd, find_command(cmd, false)->fields);
     } catch (const ProtocolError& e) {
       return error(e.code, e.message, rid, &cmd);
     }
@@ -1390,15 +1306,14 @@ bool Engine::finish_quit() {
 }
 
 // The test suites' view behind the protocol (Limits::test_hooks): what no client may see or do.
-Json Engine::test_hook(const std::string& cmd, const Json& msg) {
+Json Engine::test_hook(const Json& msg, const Json*) {
+  const std::string cmd = msg.find("cmd")->as_string("cmd");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   Json r = Json::object();
   if (cmd == "_truth") {
-    allowed_fields(msg, cmd, {});
     r.set("position", truth_json());
   } else if (cmd == "_replace_truth") {
-    allowed_fields(msg, cmd, {"position"});
     need_idle(cmd);
     try {
       replace_truth(*field(msg, cmd, "position", {Json::Type::kObject}, true));
@@ -1406,7 +1321,6 @@ Json Engine::test_hook(const std::string& cmd, const Json& msg) {
       refuse("bad_request", cmd + ": " + e.what());
     }
   } else {
-    allowed_fields(msg, cmd, {"seed"});
     try {
       rng_.reseed(seed_in(*field(msg, cmd, "seed", {Json::Type::kInt}, true), cmd + ": seed"));
     } catch (const std::invalid_argument& e) {
