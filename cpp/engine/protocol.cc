@@ -297,7 +297,7 @@ struct Engine::Search {
 };
 
 Engine::Engine(Send send, Limits limits, std::shared_ptr<SearchSlots> slots)
-    : send_(std::move(send)), limits_(limits), slots_(std::move(slots)), rng_(0) {
+    : send_(std::move(send)), limits_(limits), slots_(std::move(slots)) {
   if (!slots_ && limits_.searches > 0) slots_ = std::make_shared<SearchSlots>(limits_.searches);
 }
 
@@ -429,6 +429,8 @@ bool Engine::dispatch(const Json& msg) {
       }
     } catch (const ProtocolError& e) {
       answered = error(e.code, e.message, rid, &name);
+    } catch (const SessionError& e) {
+      answered = error(e.code, e.message, rid, &name);
     } catch (const std::exception& e) {  // a bug must cost one reply, not the engine
       answered = error("internal", std::string("internal error: ") + e.what(), rid, &name);
     }
@@ -488,65 +490,27 @@ std::vector<std::string> Engine::command_names() {
 
 // ----- helpers
 
-AnyState& Engine::need_game(const std::string& cmd) {
-  if (!state_) refuse("no_game", cmd + ": no game yet; send new_game first");
-  return *state_;
-}
+const AnyState& Engine::need_game(const std::string& cmd) const { return session_.state(cmd); }
 
 void Engine::need_idle(const std::string& cmd) const {
   if (search_) refuse("busy", cmd + ": a search is running; wait for its reply or send stop");
 }
 
-bool Engine::hiding() const { return seat_ && game_ && game_->info().hidden_information; }
+Json Engine::status() const { return session_.status().to_json(search_ != nullptr); }
 
-// Whether the connection may see the choices at `state` and which one is taken: always for perfect
-// information and for a host; for a seat of a game of hidden information only its own decisions.
-// The engine names no game, so it cannot tell a public die roll from a private card draw: it tells
-// the seat nothing it cannot read from its own view (board).
-bool Engine::may_see_choice(const AnyState& state) const {
-  return !hiding() || (!state.is_chance_node() && state.current_player() == *seat_);
-}
-
-Json Engine::choices(const AnyState& state) const {
-  Json out = Json::array();
-  if (state.is_terminal()) return out;
-  if (state.is_chance_node()) {
-    for (const auto& [a, p] : state.chance_outcomes()) {
-      Json m = move_json(state, a);
-      m.set("probability", Json::number(p));
-      out.push(m);
-    }
-    return out;
+Json Engine::played_json(const Played& played) const {
+  Json entry = Json::object();
+  entry.set("player", seat_or_null(played.player));
+  if (played.move) {
+    const Json move = played.move->to_json();  // named: a range-for would not keep a temporary alive
+    for (const auto& [k, v] : move.items("move")) entry.set(k, v);
   }
-  for (Action a : state.legal_actions()) out.push(move_json(state, a));
-  return out;
-}
-
-Json Engine::seen(const AnyState& state, Action action) const {
-  return may_see_choice(state) ? move_json(state, action) : Json::null();
-}
-
-Json Engine::status() const {
-  const AnyState& state = *state_;
-  // A seat of a game of hidden information reads the scores it may know from its board; the
-  // result is announced when the game is over.
-  const bool known = !hiding() || state.is_terminal();
-  Json s = Json::object();
-  s.set("current_player", seat_or_null(state.current_player()));
-  s.set("chance", Json::boolean(state.is_chance_node()));
-  s.set("terminal", Json::boolean(state.is_terminal()));
-  Json scores = Json::array(), returns = Json::array();
-  for (int x : state.scores()) scores.push(Json::integer(x));
-  for (double x : state.returns()) returns.push(Json::number(x));
-  s.set("scores", known ? scores : Json::null());
-  s.set("returns", known ? returns : Json::null());
-  s.set("searching", Json::boolean(search_ != nullptr));
-  return s;
+  return entry;
 }
 
 // ----- commands
 
-Json Engine::hello(const Json& msg, const Json*) {
+Json Engine::hello(const Json&, const Json*) {
   Json r = Json::object();
   r.set("protocol", Json::integer(kProtocolVersion));
   r.set("engine", Json::string("nutcore"));
@@ -557,7 +521,7 @@ Json Engine::hello(const Json& msg, const Json*) {
   return r;
 }
 
-Json Engine::list_games(const Json& msg, const Json*) {
+Json Engine::list_games(const Json&, const Json*) {
   Json r = Json::object();
   r.set("games", game_catalogue());
   return r;
@@ -635,20 +599,14 @@ Json Engine::new_game(const Json& msg, const Json*) {
            cmd + ": " + name + " is a game of hidden information: give seat, the seat this connection plays (0.." +
                std::to_string(game->num_players() - 1) + "), or null to host the game with every seat's information");
   }
-  game_ = game;
-  name_ = name;
-  seat_ = seat;
-  seed_ = seed ? *seed : random_seed();
-  rng_.reseed(seed_);
-  state_ = game_->new_initial_state();
-  undo_.clear();
+  session_.start(game, name, seat, seed ? *seed : random_seed());
   Json r = Json::object();
   r.set("game", Json::string(name));
-  r.set("players", Json::integer(game_->num_players()));
-  r.set("params", game_->params_json());
-  r.set("hidden_information", Json::boolean(game_->info().hidden_information));
+  r.set("players", Json::integer(game->num_players()));
+  r.set("params", game->params_json());
+  r.set("hidden_information", Json::boolean(game->info().hidden_information));
   r.set("seat", seat ? Json::integer(*seat) : Json::null());
-  r.set("seed", Json::unsigned_integer(seed_));
+  r.set("seed", Json::unsigned_integer(session_.seed()));
   r.set("status", status());
   return r;
 }
@@ -659,62 +617,20 @@ Json Engine::set_position(const Json& msg, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   need_idle(cmd);
-  try {
-    state_ = game_->state_from_json(position);
-  } catch (const std::invalid_argument& e) {
-    refuse("bad_request", cmd + ": " + e.what());
-  }
-  undo_.clear();
+  session_.set_position(position, cmd);
   Json r = Json::object();
   r.set("status", status());
   return r;
 }
 
-Json Engine::get_position(const Json& msg, const Json*) {
+Json Engine::get_position(const Json&, const Json*) {
   const std::string cmd = "get_position";
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const AnyState& state = need_game(cmd);
-  if (hiding())  // even at the end: cards discarded unseen stay unseen
-    refuse("hidden",
-           cmd + ": the position holds what seat " + std::to_string(*seat_) + " has not seen; ask for the board");
+  Json position = session_.position(cmd);
   Json r = Json::object();
-  r.set("game", Json::string(name_));
-  r.set("position", state.to_json());
+  r.set("game", Json::string(session_.name()));
+  r.set("position", std::move(position));
   return r;
-}
-
-Action Engine::resolve_move(const AnyState& state, const Json& move, size_t index, const std::string& cmd) const {
-  std::string text = move.dump();
-  if (text.size() > 80) text = text.substr(0, 80);
-  const std::string where = cmd + ": move " + std::to_string(index) + " (" + text + ")";
-  if (move.type() != Json::Type::kInt && move.type() != Json::Type::kString)
-    refuse("bad_request", where + ": a move is an action id or an action string");
-  if (state.is_terminal()) refuse("illegal_move", where + ": the game is over");
-  const bool chance = state.is_chance_node();
-  const int player = state.current_player();
-  if (!may_see_choice(state)) {
-    if (chance)
-      refuse("hidden",
-             where + ": chance outcomes are drawn by the engine for seat " + std::to_string(*seat_) + "; send chance");
-    refuse("hidden", where + ": seat " + std::to_string(player) + "'s move is hidden from seat " +
-                         std::to_string(*seat_) + "; send go to let the engine play it");
-  }
-  Action action = -1;
-  if (move.type() == Json::Type::kString) {
-    try {
-      action = state.string_to_action(move.as_string("move"));
-    } catch (const std::invalid_argument&) {
-      action = -1;
-    }
-  } else if (move.fits_int64() && move.as_int("move") >= 0 && move.as_int("move") <= INT32_MAX) {
-    action = static_cast<Action>(move.as_int("move"));
-  }
-  if (action < 0 || !state.is_legal(action))
-    refuse("illegal_move",
-           where + ": not " +
-               (chance ? std::string("a chance outcome") : "a legal move for seat " + std::to_string(player)) +
-               " here (nothing was applied; send legal)");
-  return action;
 }
 
 Json Engine::apply(const Json& msg, const Json*) {
@@ -724,69 +640,60 @@ Json Engine::apply(const Json& msg, const Json*) {
   if (moves.empty() || moves.size() > static_cast<size_t>(kMaxMoves))
     refuse("bad_request",
            cmd + ": moves must hold 1.." + std::to_string(kMaxMoves) + " moves, got " + std::to_string(moves.size()));
+  std::vector<MoveRef> refs;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Json& move = moves[i];
+    MoveRef ref;
+    ref.shown = move.dump();
+    if (move.type() == Json::Type::kString)
+      ref.move = move.as_string("move");
+    else if (move.type() == Json::Type::kInt)
+      ref.move = move.fits_int64() ? move.as_int("move") : int64_t{-1};  // out of range: no action
+    else
+      refuse("bad_request", cmd + ": move " + std::to_string(i) + " (" + ref.shown.substr(0, 80) +
+                                "): a move is an action id or an action string");
+    refs.push_back(std::move(ref));
+  }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::unique_ptr<AnyState> state = need_game(cmd).clone();
+  need_game(cmd);
   need_idle(cmd);
   Json applied = Json::array();
-  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> before;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const Action action = resolve_move(*state, moves[i], i, cmd);
-    Json entry = Json::object();
-    entry.set("player", seat_or_null(state->current_player()));
-    const Json move = move_json(*state, action);
-    for (const auto& [k, v] : move.items("move")) entry.set(k, v);
-    before.emplace_back(state->clone(), !state->is_chance_node());
-    state->apply_action(action);
-    applied.push(entry);
-  }
-  state_ = std::move(state);  // all or nothing: the engine's state changes only here
-  for (auto& b : before) undo_.push_back(std::move(b));
+  for (const Played& p : session_.apply(refs, cmd)) applied.push(played_json(p));
   Json r = Json::object();
   r.set("applied", applied);
   r.set("status", status());
   return r;
 }
 
-Json Engine::chance(const Json& msg, const Json*) {
+Json Engine::chance(const Json&, const Json*) {
   const std::string cmd = "chance";
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  AnyState& state = need_game(cmd);
+  need_game(cmd);
   need_idle(cmd);
-  if (!state.is_chance_node())
-    refuse("not_now", cmd + ": not a chance node (current player " + std::to_string(state.current_player()) + ")");
-  const auto outcomes = state.chance_outcomes();
-  double total = 0;
-  for (const auto& o : outcomes) total += o.second;
-  const double u = rng_.uniform() * total;
-  size_t k = 0;
-  double sum = 0;
-  for (; k + 1 < outcomes.size(); ++k) {
-    sum += outcomes[k].second;
-    if (u < sum) break;
-  }
-  const auto [action, probability] = outcomes[k];
-  Json outcome = seen(state, action);
-  if (!outcome.is_null()) outcome.set("probability", Json::number(probability));  // where the outcomes may be seen
-  undo_.emplace_back(state.clone(), false);
-  state.apply_action(action);
+  const Played played = session_.chance(cmd);
   Json r = Json::object();
-  r.set("outcome", outcome);
-  r.set("hidden", Json::boolean(outcome.is_null()));
+  r.set("outcome", played.move ? played.move->to_json() : Json::null());
+  r.set("hidden", Json::boolean(!played.move));
   r.set("status", status());
   return r;
 }
 
-Json Engine::legal(const Json& msg, const Json*) {
+Json Engine::legal(const Json&, const Json*) {
   const std::string cmd = "legal";
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const AnyState& state = need_game(cmd);
-  const Json moves = may_see_choice(state) || state.is_terminal() ? choices(state) : Json::null();
+  const auto moves = session_.legal();
+  Json list = Json::null();
+  if (moves) {
+    list = Json::array();
+    for (const MoveView& m : *moves) list.push(m.to_json());
+  }
   Json r = Json::object();
   r.set("player", seat_or_null(state.current_player()));
   r.set("chance", Json::boolean(state.is_chance_node()));
   r.set("terminal", Json::boolean(state.is_terminal()));
-  r.set("moves", moves);
-  r.set("hidden", Json::boolean(moves.is_null()));
+  r.set("moves", list);
+  r.set("hidden", Json::boolean(!moves));
   return r;
 }
 
@@ -795,37 +702,24 @@ Json Engine::board(const Json& msg, const Json*) {
   const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
   const bool memory_aids = !aids || aids->as_bool("memory_aids");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const AnyState& state = need_game(cmd);
-  std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, game_->num_players() - 1, true);
-  if (hiding()) {
-    if (seat && *seat != *seat_)
-      refuse("hidden",
-             cmd + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
-    seat = *seat_;
-  }
+  need_game(cmd);
+  const std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, session_.game().num_players() - 1, true);
+  const Session::Board b =
+      session_.board(seat ? std::optional<int>(static_cast<int>(*seat)) : std::nullopt, memory_aids, cmd);
   Json r = Json::object();
-  r.set("seat", seat ? Json::integer(*seat) : Json::null());
-  r.set("memory_aids", Json::boolean(memory_aids));
-  const int s = seat ? static_cast<int>(*seat) : -1;
-  if (!memory_aids) {
-    r.set("text", Json::string(state.present_string(s)));
-    r.set("json", state.present_json(s));
-  } else if (!seat) {
-    r.set("text", Json::string(state.to_string()));
-    r.set("json", state.to_json());
-  } else {
-    r.set("text", Json::string(state.information_string(s)));
-    r.set("json", state.view_json(s));
-  }
+  r.set("seat", b.seat ? Json::integer(*b.seat) : Json::null());
+  r.set("memory_aids", Json::boolean(b.memory_aids));
+  r.set("text", Json::string(b.text));
+  r.set("json", b.json);
   return r;
 }
 
-Json Engine::status_cmd(const Json& msg, const Json*) {
+Json Engine::status_cmd(const Json&, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game("status");
   Json r = Json::object();
-  r.set("game", Json::string(name_));
-  r.set("seat", seat_ ? Json::integer(*seat_) : Json::null());
+  r.set("game", Json::string(session_.name()));
+  r.set("seat", session_.seat() ? Json::integer(*session_.seat()) : Json::null());
   r.set("status", status());
   return r;
 }
@@ -888,15 +782,15 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
     settings.set("depth", Json::integer(limits_.depth));
 }
 
-AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
-  AnyState& state = need_game(cmd);
+const AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
+  const AnyState& state = need_game(cmd);
   need_idle(cmd);
   if (state.is_terminal() || state.is_chance_node())
     refuse("not_now", cmd + ": there is no move to choose (" +
                           (state.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
-  if (own_seat_only && hiding() && state.current_player() != *seat_)
+  if (own_seat_only && session_.hiding() && state.current_player() != *session_.seat())
     refuse("hidden", cmd + ": seat " + std::to_string(state.current_player()) +
-                         " is to move; this connection plays seat " + std::to_string(*seat_) +
+                         " is to move; this connection plays seat " + std::to_string(*session_.seat()) +
                          " and sees only its own searches (send go to let the engine play that seat)");
   return state;
 }
@@ -905,7 +799,7 @@ Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   const std::string cmd = "best_move";
   Json settings = search_settings(msg, cmd);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  AnyState& state = check_search(cmd, true);
+  const AnyState& state = check_search(cmd, true);
   apply_limits(cmd, settings);
   SearchRequest request;
   try {
@@ -914,7 +808,7 @@ Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   } catch (const std::invalid_argument& e) {
     refuse("bad_request", e.what());
   }
-  if (!request.seed) request.seed = rng_.next();
+  if (!request.seed) request.seed = session_.next_seed();
   start(rid, cmd, state.clone(), request, nullptr);
   return Json::null();
 }
@@ -932,16 +826,17 @@ Json Engine::go(const Json& msg, const Json* rid) {
     }
   }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  AnyState& state = check_search(cmd, false);
+  const AnyState& state = check_search(cmd, false);
   std::unique_ptr<Bot> bot;
   if (spec) {
     const std::string shown_name = spec->name;
     if (spec->kind == BotSpec::Kind::kLevel)
-      spec = parse_bot_spec(level_spec(name_, spec->level, state.game().num_players()));  // as this game sets it
+      spec =
+          parse_bot_spec(level_spec(session_.name(), spec->level, state.game().num_players()));  // as this game sets it
     try {
       Bot(*spec).check_for(state);
     } catch (const std::invalid_argument&) {
-      refuse("bad_request", cmd + ": bot " + shown_name + " is not available for " + name_);
+      refuse("bad_request", cmd + ": bot " + shown_name + " is not available for " + session_.name());
     }
     const bool plain = spec->kind == BotSpec::Kind::kSearch && spec->memory == 1 && spec->noise == 0 &&
                        spec->algorithm != Algorithm::kSolver;
@@ -982,9 +877,9 @@ Json Engine::go(const Json& msg, const Json* rid) {
       refuse("bad_request", e.what());
     }
   } else {
-    bot->reset(rng_.next());
+    bot->reset(session_.next_seed());
   }
-  const uint64_t seed = rng_.next();
+  const uint64_t seed = session_.next_seed();
   if (request && !request->seed) request->seed = seed;
   if (bot && spec->kind != BotSpec::Kind::kSearch) {
     // Greedy and random choose at once: answered here, like any other command, so that a request
@@ -1033,7 +928,7 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   bool show_stats;
   {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
-    show_stats = search->command == "best_move" || may_see_choice(state);
+    show_stats = search->command == "best_move" || session_.may_see_choice(state);
   }
   const auto progress = [&](bool queued) {
     Json info = Json::object();
@@ -1219,15 +1114,13 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
 // Plays go's move on the engine's position (the caller holds mutex_): the reply's fields.
 // `stopped`: the move was chosen after a stop (a bot's search's best so far counts as stopped).
 Json Engine::play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped) {
-  const int player = state_->current_player();
-  const Json shown_move = seen(*state_, action);
-  undo_.emplace_back(state_->clone(), false);
-  state_->apply_action(action);
+  const Played played = session_.play(action);
+  const Json shown_move = played.move ? played.move->to_json() : Json::null();
   // The search's statistics go with a move the connection may see (never another seat's search
   // on a seat's connection); the bots that play as bots have none.
   const bool stats = !shown_move.is_null() && outcome;
   Json reply = Json::object();
-  reply.set("player", Json::integer(player));
+  reply.set("player", Json::integer(played.player));
   reply.set("move", shown_move);
   reply.set("hidden", Json::boolean(shown_move.is_null()));
   reply.set("result", stats ? outcome->to_json() : Json::null());
@@ -1236,7 +1129,7 @@ Json Engine::play(Action action, const std::optional<SearchOutcome>& outcome, bo
   return reply;
 }
 
-Json Engine::stop(const Json& msg, const Json*) {
+Json Engine::stop(const Json&, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (search_) stop_search(*search_);
   Json r = Json::object();
@@ -1250,24 +1143,7 @@ Json Engine::undo(const Json& msg, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   need_idle(cmd);
-  // Back to before the count-th last move the connection gave by apply, undoing whatever followed
-  // it (the engine's moves, chance).
-  std::vector<size_t> own;
-  for (size_t i = 0; i < undo_.size(); ++i)
-    if (undo_[i].second) own.push_back(i);
-  if (own.size() < static_cast<size_t>(count))
-    refuse("not_now", cmd + ": " + std::to_string(count) + " move(s) of this connection to undo wanted, " +
-                          (own.empty() ? std::string("none") : "only " + std::to_string(own.size())) +
-                          " since the game or position began (undo takes back moves given by apply)");
-  const size_t index = own[own.size() - count];
-  std::unique_ptr<AnyState> state = std::move(undo_[index].first);
-  undo_.erase(undo_.begin() + static_cast<long>(index), undo_.end());
-  if (hiding()) {
-    // The truth behind the seat's view is drawn afresh from what the seat knows: else undoing and
-    // replaying would sample the same hidden cards again and again and give them away.
-    state = state->resample(*seat_, rng_.next());
-  }
-  state_ = std::move(state);
+  session_.undo(count, cmd);
   Json r = Json::object();
   r.set("undone", Json::integer(count));
   r.set("status", status());
@@ -1322,7 +1198,7 @@ Json Engine::test_hook(const Json& msg, const Json*) {
     }
   } else {
     try {
-      rng_.reseed(seed_in(*field(msg, cmd, "seed", {Json::Type::kInt}, true), cmd + ": seed"));
+      session_.reseed(seed_in(*field(msg, cmd, "seed", {Json::Type::kInt}, true), cmd + ": seed"));
     } catch (const std::invalid_argument& e) {
       refuse("bad_request", e.what());
     }
@@ -1386,24 +1262,23 @@ bool Engine::searching() const {
 
 Json Engine::truth_json() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!state_) throw std::invalid_argument("no game yet");
-  return state_->to_json();
+  if (!session_.started()) throw std::invalid_argument("no game yet");
+  return session_.state("truth").to_json();
 }
 
 Json Engine::connection_json() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!state_) throw std::invalid_argument("no game yet");
+  if (!session_.started()) throw std::invalid_argument("no game yet");
   Json j = Json::object();
-  j.set("game", Json::string(name_));
-  j.set("params", game_->params_json());
-  j.set("seat", seat_ ? Json::integer(*seat_) : Json::null());
+  j.set("game", Json::string(session_.name()));
+  j.set("params", session_.game().params_json());
+  j.set("seat", session_.seat() ? Json::integer(*session_.seat()) : Json::null());
   return j;
 }
 
 void Engine::replace_truth(const Json& position) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!state_) throw std::invalid_argument("no game yet");
-  state_ = game_->state_from_json(position);
+  session_.replace_truth(position);
 }
 
 }  // namespace nutcore::engine

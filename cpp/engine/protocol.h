@@ -50,6 +50,7 @@
 #include "engine/bots.h"
 #include "engine/limits.h"
 #include "engine/search_slots.h"
+#include "engine/session.h"
 
 namespace nutcore::engine {
 
@@ -141,17 +142,13 @@ class Engine {
   Json test_hook(const Json& msg, const Json* rid);
 
   // Helpers (the caller holds mutex_ where they read the game).
-  AnyState& need_game(const std::string& cmd);
+  const AnyState& need_game(const std::string& cmd) const;
   void need_idle(const std::string& cmd) const;
-  bool hiding() const;
-  bool may_see_choice(const AnyState& state) const;
-  Json choices(const AnyState& state) const;
-  Json seen(const AnyState& state, Action action) const;
   Json status() const;
+  Json played_json(const Played& played) const;
   Json search_settings(const Json& msg, const std::string& cmd) const;
   void apply_limits(const std::string& cmd, Json& settings) const;
-  AnyState& check_search(const std::string& cmd, bool own_seat_only);
-  Action resolve_move(const AnyState& state, const Json& move, size_t index, const std::string& cmd) const;
+  const AnyState& check_search(const std::string& cmd, bool own_seat_only);
   void check_file_params(const std::string& cmd, const std::string& game, int players, Json& params) const;
   void start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
              std::optional<SearchRequest> request, std::unique_ptr<Bot> bot);
@@ -180,19 +177,11 @@ class Engine {
   bool sealed_ = false;          // under outbox_mutex_: the last line is queued
   bool quitting_ = false;        // under mutex_: quit accepted
   std::optional<Json> quit_id_;  // under mutex_: its request's id
-  std::shared_ptr<const AnyGame> game_;
-  std::string name_;
-  std::unique_ptr<AnyState> state_;
-  std::optional<int> seat_;
-  uint64_t seed_ = 0;
-  Rng rng_;
+  Session session_;              // under mutex_: the game in play
   std::shared_ptr<Search> search_;
   std::thread search_thread_;          // of the running or last search
   std::vector<std::thread> finished_;  // earlier searches' threads, joined outside mutex_ (reap)
   std::shared_ptr<Search> to_run_;     // without threads: the search handle() runs once mutex_ is free
-  // Positions before each change since new_game / set_position, for undo: (state, own), own
-  // marking a move the connection gave itself by apply (what undo counts).
-  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> undo_;
   std::atomic<bool> closed_{false};
   std::function<void()> host_yield_;
 };
