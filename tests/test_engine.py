@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
+from pathlib import Path
 
 import pytest
 from protocol import PATIENCE, TRANSPORTS, connect, to_decision
@@ -44,6 +46,34 @@ def truth(client, new_game_reply: dict):
 
 
 # ----- basics
+
+
+def _doc_command_table() -> dict[str, set[str]]:
+    """docs/engine-protocol.md's command table: each command's request fields, as the backquoted
+    names of its "request fields" cell (JSON literals aside; `go`'s "the fields of `best_move`"
+    read as those fields)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    rows = doc.split("| command | request fields | answer |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    table: dict[str, set[str]] = {}
+    for row in rows.splitlines():
+        _, name, fields, _answer, _ = row.split("|")
+        names = set(re.findall(r"`([a-z_]+)`", fields)) - {"null", "true", "false"}
+        table[name.strip().strip("`")] = names
+    for name, fields in table.items():
+        for other in fields & set(table):
+            table[name] = (fields - {other}) | table[other]
+    return table
+
+
+def test_the_protocol_doc_lists_the_engine_command_table():
+    """The doc's table and hello's commands are the engine's one command table, fields and all."""
+    engine_table = {name: set(fields) for name, fields in nutcore._core.engine_commands()}
+    assert _doc_command_table() == engine_table
+    client = connect("python")
+    try:
+        assert client.ask(cmd="hello")["commands"] == [name for name, _ in nutcore._core.engine_commands()]
+    finally:
+        client.close()
 
 
 def test_hello_and_list_games(proc):

@@ -481,11 +481,11 @@ const Engine::Command* Engine::find_command(const std::string& name, bool hooks)
   return nullptr;
 }
 
-std::vector<std::string> Engine::command_names() {
-  std::vector<std::string> names;
+std::vector<std::pair<std::string, std::vector<std::string>>> Engine::command_fields() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (const Command& c : commands())
-    if (!c.hook) names.push_back(c.name);
-  return names;
+    if (!c.hook) out.emplace_back(c.name, c.fields);
+  return out;
 }
 
 // ----- helpers
@@ -516,7 +516,7 @@ Json Engine::hello(const Json&, const Json*) {
   r.set("engine", Json::string("nutcore"));
   r.set("version", Json::string(NUTCORE_VERSION));
   Json commands = Json::array();
-  for (const auto& c : command_names()) commands.push(Json::string(c));
+  for (const auto& c : command_fields()) commands.push(Json::string(c.first));
   r.set("commands", commands);
   return r;
 }

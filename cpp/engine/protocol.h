@@ -98,8 +98,9 @@ class Engine {
   // from inside `yield`; a stop line stops the search). Unused with threads.
   void set_host_yield(std::function<void()> yield) { host_yield_ = std::move(yield); }
 
-  // The protocol's command names, in hello's order (test hooks aside).
-  static std::vector<std::string> command_names();
+  // The protocol's commands in hello's order (test hooks aside), each with its request's fields
+  // besides cmd and id.
+  static std::vector<std::pair<std::string, std::vector<std::string>>> command_fields();
 
  private:
   struct Search;
