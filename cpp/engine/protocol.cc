@@ -783,16 +783,9 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
 }
 
 const AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
-  const AnyState& state = need_game(cmd);
+  need_game(cmd);
   need_idle(cmd);
-  if (state.is_terminal() || state.is_chance_node())
-    refuse("not_now", cmd + ": there is no move to choose (" +
-                          (state.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
-  if (own_seat_only && session_.hiding() && state.current_player() != *session_.seat())
-    refuse("hidden", cmd + ": seat " + std::to_string(state.current_player()) +
-                         " is to move; this connection plays seat " + std::to_string(*session_.seat()) +
-                         " and sees only its own searches (send go to let the engine play that seat)");
-  return state;
+  return session_.to_search(cmd, own_seat_only);
 }
 
 Json Engine::best_move_cmd(const Json& msg, const Json* rid) {

@@ -68,6 +68,18 @@ const AnyState& Session::state(const std::string& who) const {
   return *state_;
 }
 
+const AnyState& Session::to_search(const std::string& who, bool own_seat_only) const {
+  const AnyState& now = state(who);
+  if (now.is_terminal() || now.is_chance_node())
+    refuse("not_now", who + ": there is no move to choose (" +
+                          (now.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
+  if (own_seat_only && hiding() && now.current_player() != *seat_)
+    refuse("hidden", who + ": seat " + std::to_string(now.current_player()) +
+                         " is to move; this connection plays seat " + std::to_string(*seat_) +
+                         " and sees only its own searches (send go to let the engine play that seat)");
+  return now;
+}
+
 bool Session::hiding() const { return seat_ && game_ && game_->info().hidden_information; }
 
 // Always for perfect information and for a host; for a seat of a game of hidden information only

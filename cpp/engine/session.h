@@ -75,6 +75,9 @@ class Session {
   // The position (no_game if none): its truth, for the searches and the test hooks.
   const AnyState& state(const std::string& who) const;
 
+  // The position a search starts from (not_now at a chance node or the end). own_seat_only: a
+  // seat's connection searches only for its own seat (hidden otherwise; go plays the others).
+  const AnyState& to_search(const std::string& who, bool own_seat_only) const;
   // Whether the connection sees only a seat's part of a game of hidden information.
   bool hiding() const;
   // Whether the connection may see the choices at `state` and which one is taken.
