@@ -6,7 +6,9 @@ Transports (connect(transport, *args)), every one the same C++ engine behind ano
 - "cli": `python -m nutcore engine` as a subprocess;
 - "binary": the `nutcore-engine` executable as a subprocess (NUTCORE_ENGINE overrides its command);
 - "capi": libnutcore's engine handle through ctypes (tests/capi_client.py);
-- "websocket": a connection to `nutcore serve --limits ...` (a server of its own per client).
+- "websocket": a connection to `nutcore serve --limits ...` (a server of its own per client);
+- "wasm": the WebAssembly build in Node, through its JavaScript API (tests/wasm_lines.mjs makes
+  it a line engine: a JS string holds no invalid UTF-8, so such bytes reach it as U+FFFD).
 args are the engine's command-line flags: --allow-files, --test-hooks (the commands _truth,
 _replace_truth and _reseed, for tests only), --limits JSON.
 
@@ -33,7 +35,7 @@ _ids = itertools.count(1)
 PATIENCE = 20.0  # seconds: a loose bound for replies (the machines are shared)
 
 
-TRANSPORTS = ("python", "cli", "binary", "capi", "websocket")
+TRANSPORTS = ("python", "cli", "binary", "capi", "websocket", "wasm")
 
 
 def binary_path() -> str:
@@ -46,6 +48,10 @@ def binary_path() -> str:
 
 def engine_command(*args: str, transport: str = "cli") -> list[str]:
     override = os.environ.get("NUTCORE_ENGINE")
+    if transport == "wasm":
+        from wasm_support import module_dir, node
+
+        return [node(), str(Path(__file__).with_name("wasm_lines.mjs")), str(module_dir()), *args]
     if override:
         base = shlex.split(override)
     elif transport == "binary":

@@ -1,10 +1,10 @@
 """The engine protocol (docs/engine-protocol.md), driven as a client drives it, on every door to the
 one C++ engine (tests/protocol.py's TRANSPORTS: the Python binding, `nutcore engine`, the
-nutcore-engine binary, the C ABI, the WebSocket of `nutcore serve`): whole games, searches with
-progress lines and stop, the hidden-information rules (every reply is a function of what the seat
-knows, checked against a twin engine whose truth differs in what the seat has not seen), undo,
-limits, and a fuzz of malformed lines. What no client may see, the tests read through
---test-hooks (_truth, _replace_truth, _reseed)."""
+nutcore-engine binary, the C ABI, the WebSocket of `nutcore serve`, the WebAssembly build through
+its JavaScript API): whole games, searches with progress lines and stop, the hidden-information
+rules (every reply is a function of what the seat knows, checked against a twin engine whose
+truth differs in what the seat has not seen), undo, limits, and a fuzz of malformed lines. What no
+client may see, the tests read through --test-hooks (_truth, _replace_truth, _reseed)."""
 
 from __future__ import annotations
 
