@@ -5,7 +5,10 @@ Transports (connect(transport, *args)), every one the same C++ engine behind ano
 - "python": nutcore.engine.Engine in this process (the Python binding);
 - "cli": `python -m nutcore engine` as a subprocess;
 - "binary": the `nutcore-engine` executable as a subprocess (NUTCORE_ENGINE overrides its command);
-- "capi": libnutcore's engine handle through ctypes (tests/capi_client.py).
+- "capi": libnutcore's engine handle through ctypes (tests/capi_client.py);
+- "websocket": a connection to `nutcore serve --limits ...` (a server of its own per client);
+- "wasm": the WebAssembly build in Node, through its JavaScript API (tests/wasm_lines.mjs makes
+  it a line engine: a JS string holds no invalid UTF-8, so such bytes reach it as U+FFFD).
 args are the engine's command-line flags: --allow-files, --test-hooks (the commands _truth,
 _replace_truth and _reseed, for tests only), --limits JSON.
 
@@ -32,7 +35,7 @@ _ids = itertools.count(1)
 PATIENCE = 20.0  # seconds: a loose bound for replies (the machines are shared)
 
 
-TRANSPORTS = ("python", "cli", "binary", "capi")
+TRANSPORTS = ("python", "cli", "binary", "capi", "websocket", "wasm")
 
 
 def binary_path() -> str:
@@ -45,6 +48,10 @@ def binary_path() -> str:
 
 def engine_command(*args: str, transport: str = "cli") -> list[str]:
     override = os.environ.get("NUTCORE_ENGINE")
+    if transport == "wasm":
+        from wasm_support import module_dir, node
+
+        return [node(), str(Path(__file__).with_name("wasm_lines.mjs")), str(module_dir()), *args]
     if override:
         base = shlex.split(override)
     elif transport == "binary":
@@ -79,6 +86,8 @@ def connect(transport: str, *args: str) -> _Client:
         from capi_client import CapiEngine
 
         return CapiEngine(*args)
+    if transport == "websocket":
+        return ServedEngine(*args)
     return EngineProcess(*args, transport=transport)
 
 
@@ -305,3 +314,34 @@ class Socket(_Client):
 
     def close(self) -> None:
         self.ws.close()
+
+
+class ServedEngine(Socket):
+    """`nutcore serve` with the given engine flags (its limits as `nutcore engine`'s: none unless
+    given), one WebSocket connection to it: a line is a message."""
+
+    def __init__(self, *args: str):
+        limits = limits_from_args(args)
+        flags = ["--test-hooks"] if limits.pop("test_hooks", False) else []
+        self.server = ServeProcess("--limits", json.dumps(limits), *flags)
+        try:
+            super().__init__(self.server.ws_url, max_size=None)
+        except BaseException:
+            self.server.close()
+            raise
+
+    def write(self, data: bytes) -> None:
+        for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n"):
+            try:
+                self.ws.send(line.decode("utf-8"))
+            except UnicodeDecodeError:  # not text: a binary message, read as a line's bytes
+                self.ws.send(line)
+
+    def finish(self, timeout: float = PATIENCE) -> tuple[int, str]:
+        """The client goes away: its search is stopped (its reply goes nowhere); the server stays."""
+        self.close()
+        return 0, ""
+
+    def close(self) -> None:
+        super().close()
+        self.server.close()

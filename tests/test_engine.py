@@ -1,16 +1,18 @@
 """The engine protocol (docs/engine-protocol.md), driven as a client drives it, on every door to the
 one C++ engine (tests/protocol.py's TRANSPORTS: the Python binding, `nutcore engine`, the
-nutcore-engine binary, the C ABI): whole games, searches with progress lines and stop, the
-hidden-information rules (every reply is a function of what the seat knows, checked against a twin
-engine whose truth differs in what the seat has not seen), undo, limits, and a fuzz of malformed
-lines. What no client may see, the tests read through --test-hooks (_truth, _replace_truth,
-_reseed)."""
+nutcore-engine binary, the C ABI, the WebSocket of `nutcore serve`, the WebAssembly build through
+its JavaScript API): whole games, searches with progress lines and stop, the hidden-information
+rules (every reply is a function of what the seat knows, checked against a twin engine whose
+truth differs in what the seat has not seen), undo, limits, and a fuzz of malformed lines. What no
+client may see, the tests read through --test-hooks (_truth, _replace_truth, _reseed)."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import time
+from pathlib import Path
 
 import pytest
 from protocol import PATIENCE, TRANSPORTS, connect, to_decision
@@ -44,6 +46,34 @@ def truth(client, new_game_reply: dict):
 
 
 # ----- basics
+
+
+def _doc_command_table() -> dict[str, set[str]]:
+    """docs/engine-protocol.md's command table: each command's request fields, as the backquoted
+    names of its "request fields" cell (JSON literals aside; `go`'s "the fields of `best_move`"
+    read as those fields)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    rows = doc.split("| command | request fields | answer |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    table: dict[str, set[str]] = {}
+    for row in rows.splitlines():
+        _, name, fields, _answer, _ = row.split("|")
+        names = set(re.findall(r"`([a-z_]+)`", fields)) - {"null", "true", "false"}
+        table[name.strip().strip("`")] = names
+    for name, fields in table.items():
+        for other in fields & set(table):
+            table[name] = (fields - {other}) | table[other]
+    return table
+
+
+def test_the_protocol_doc_lists_the_engine_command_table():
+    """The doc's table and hello's commands are the engine's one command table, fields and all."""
+    engine_table = {name: set(fields) for name, fields in nutcore._core.engine_commands()}
+    assert _doc_command_table() == engine_table
+    client = connect("python")
+    try:
+        assert client.ask(cmd="hello")["commands"] == [name for name, _ in nutcore._core.engine_commands()]
+    finally:
+        client.close()
 
 
 def test_hello_and_list_games(proc):
@@ -284,6 +314,24 @@ def test_go_plays_the_search_and_its_options(proc):
     to_decision(h)
     assert h.ok(cmd="go", bot="greedy")["result"] is None
     assert h.ask(cmd="go", bot="warp")["error"] == "bad_request"
+
+
+def test_go_with_a_bot_that_does_not_search_answers_at_once(proc):
+    """greedy and random answer go as they are asked, like any command that needs no search: a
+    request right behind it finds the engine idle (on the old engine they ran on a search thread,
+    and the request behind got busy), and nothing stops them half way."""
+    h = proc
+    for bot, game in [("greedy", "auf_die_nuesse"), ("random", "ritter"), ("level:1", "purzelbaum")]:
+        h.ok(cmd="new_game", game=game, seed=5, seat=None)
+        for step in range(12):
+            if to_decision(h)["terminal"]:
+                break
+            go, after = f"go-{bot}-{step}", f"after-{bot}-{step}"
+            h.send(cmd="go", bot=bot, id=go)
+            h.send(cmd="undo", id=after)  # refused as busy while a search runs
+            replies = h.final_replies([go, after])
+            assert replies[go]["type"] == "go" and replies[go]["stopped"] is False, replies
+            assert replies[after]["error"] == "not_now", replies  # nothing of its own to undo: idle
 
 
 # ----- hidden information
@@ -633,7 +681,10 @@ def test_limits_cap_searches_and_refuse_file_parameters(transport):
     h = connect(transport, "--limits", json.dumps({**limits, "depth": 5}))
     h.ok(cmd="new_game", game="auf_die_nuesse", seed=3)
     to_decision(h)
-    assert "depth is at most 5" in h.ask(cmd="best_move", algorithm="expectimax", options={"depth": 6})["message"]
+    assert (
+        "depth is at most 5 for this engine (its limits)"
+        in h.ask(cmd="best_move", algorithm="expectimax", options={"depth": 6})["message"]
+    )
     assert h.ok(cmd="best_move", algorithm="expectimax", time_limit=0.1)["result"]["max_depth"] == 5
     assert h.ok(cmd="best_move", algorithm="expectimax")["result"]["max_depth"] == 3
     h.ok(cmd="new_game", game="nutz", players=2, seat=0, seed=1)  # level 10 there: 6,000 iterations
@@ -668,7 +719,7 @@ BAD_LINES = [
     (b"[1, 2]", "bad_request"),
     (b'"hello"', "bad_request"),
     (b"{}", "bad_request"),
-    (b'{"cmd": 5}', "unknown_command"),
+    (b'{"cmd": 5}', "bad_request"),
     (b'{"cmd": "uci"}', "unknown_command"),
     (b'{"cmd": "hello", "id": [1]}', "bad_request"),
     (b'{"cmd": "hello", "id": true}', "bad_request"),
@@ -681,7 +732,7 @@ BAD_LINES = [
 ]
 
 BAD_REQUESTS = [
-    ({"cmd": "new_game"}, "bad_request", "missing field 'game'"),
+    ({"cmd": "new_game"}, "bad_request", 'missing field "game"'),
     ({"cmd": "new_game", "game": "chess"}, "bad_request", "unknown game"),
     ({"cmd": "new_game", "game": 7}, "bad_request", "game must be a string"),
     ({"cmd": "new_game", "game": "auf_die_nuesse", "players": 7}, "bad_request", "2..4"),
@@ -695,6 +746,9 @@ BAD_REQUESTS = [
     ({"cmd": "new_game", "game": "auf_die_nuesse", "params": {"players": 3}}, "bad_request", "own field"),
     ({"cmd": "new_game", "game": "auf_die_nuesse", "params": []}, "bad_request", "object"),
     ({"cmd": "new_game", "game": "ritter", "players": 2, "seat": -1}, "bad_request", "seat"),
+    # Messages show the client's values as JSON, not as Python would print them.
+    ({"cmd": "new_game", "game": "ritter", "seat": True}, "bad_request", "got true"),
+    ({"cmd": "new_game", "game": "chess"}, "bad_request", 'unknown game "chess"; available: ["auf_die_nuesse"'),
 ]
 
 IN_GAME = [
@@ -713,7 +767,17 @@ IN_GAME = [
     ({"cmd": "best_move", "time_limit": "soon"}, "bad_request", "number"),
     ({"cmd": "best_move", "threads": 10**9}, "bad_request", "threads"),
     ({"cmd": "best_move", "algorithm": "alphazero"}, "bad_request", "algorithm"),
-    ({"cmd": "best_move", "algorithm": "ismcts"}, "bad_request", "not available"),
+    (
+        {"cmd": "best_move", "algorithm": "ismcts"},
+        "bad_request",
+        'not available for auf_die_nuesse; choose from "auto"',
+    ),
+    (
+        {"cmd": "best_move", "algorithm": "alphazero"},
+        "bad_request",
+        'unknown algorithm "alphazero"; choose from "auto"',
+    ),
+    ({"cmd": "best_move", "options": {"heuristic_rollouts": 1}}, "bad_request", "must be true or false, got 1"),
     ({"cmd": "best_move", "options": {"warp": 9}}, "bad_request", "warp"),
     ({"cmd": "best_move", "options": {"stop": True}}, "bad_request", "not in options"),
     ({"cmd": "best_move", "options": {"exploration": -1}}, "bad_request", "exploration"),

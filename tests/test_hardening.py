@@ -165,7 +165,7 @@ def test_every_line_gets_its_reply_over_stdio(engine):
     assert reply["type"] == "hello" and reply["id"] == "\ud800"
     engine.write(b'{"cmd": "hello", "cmd": "status", "id": 7}\n')
     reply = engine.get()
-    assert (reply["type"], reply["error"], reply["id"]) == ("error", "bad_request", 7) and "'cmd'" in reply["message"]
+    assert (reply["type"], reply["error"], reply["id"]) == ("error", "bad_request", 7) and '"cmd"' in reply["message"]
     engine.write(b'{"cmd": "new_game", "game": "nutz", "params": {"turn_cap": 9, "turn_cap": 10}, "id": 8}\n')
     reply = engine.get()
     assert (reply["error"], reply["id"]) == ("bad_request", 8) and "turn_cap" in reply["message"]

@@ -229,6 +229,8 @@ void bind_engine(py::module_& m) {
         return py::cast(std::const_pointer_cast<Network>(net));
       },
       py::arg("game"), py::arg("players"), "The network built in for a game at a player count, or None.");
+  m.def("engine_commands", &engine::Engine::command_fields,
+        "The engine protocol's commands, in hello's order, each as (name, its request's fields besides cmd and id).");
   m.def("shipped_networks", &engine::shipped_networks, "The built-in networks, as '<game>-<players>p'.");
   m.def(
       "network_limits",

@@ -15,8 +15,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
 std::string trim(const std::string& s) {
   size_t a = 0, b = s.size();
   while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
@@ -69,9 +67,7 @@ std::string key_list(const Json& settings) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : settings.items("settings")) keys.push_back(k);
   std::sort(keys.begin(), keys.end());
-  std::string out = "[";
-  for (size_t i = 0; i < keys.size(); ++i) out += (i ? ", " : "") + quoted(keys[i]);
-  return out + "]";
+  return name_list(keys);
 }
 
 void add_to_name(std::string& name, const std::string& key, const Json& value) {
@@ -217,8 +213,8 @@ BotSpec make_bot_spec(const std::string& name, const Json& settings) {
     // The bot's generator seeds every search: a spec names no seed and no algorithm of its own.
     for (const char* own : {"seed", "algorithm"})
       if (search.find(own))
-        fail("best_move: algorithm " + quoted(name == "auto" ? "mcts" : name) + " has no option(s) ['" + own +
-             "']; a bot's searches are seeded by the bot");
+        fail("best_move: algorithm " + quoted(name == "auto" ? "mcts" : name) + " has no option(s) " +
+             name_list({own}) + "; a bot's searches are seeded by the bot");
     Json request = search;
     request.set("algorithm", Json::string(name));
     parse_search_request(request);  // bad settings fail here, not at the first move

@@ -34,13 +34,6 @@ using Clock = std::chrono::steady_clock;
   throw ProtocolError{code, message, std::nullopt};
 }
 
-const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"hello",     "list_games", "new_game", "set_position", "get_position",
-                                                 "apply",     "chance",     "legal",    "board",        "status",
-                                                 "best_move", "go",         "stop",     "undo",         "quit"};
-  return names;
-}
-
 // best_move's own fields; a search's options may not smuggle them in.
 const std::vector<std::string> kSearchFields = {"algorithm", "iterations", "time_limit", "threads", "seed"};
 
@@ -88,7 +81,7 @@ const Json* field(const Json& msg, const std::string& cmd, const std::string& ke
   const Json* v = msg.find(key);
   if (!v) {
     if (required)
-      refuse("bad_request", cmd + ": missing field '" + key + "'" + (what.empty() ? "" : " (" + what + ")"));
+      refuse("bad_request", cmd + ": missing field " + quoted(key) + (what.empty() ? "" : " (" + what + ")"));
     return nullptr;
   }
   bool ok = std::find(kinds.begin(), kinds.end(), v->type()) != kinds.end();
@@ -122,7 +115,7 @@ void allowed_fields(const Json& msg, const std::string& cmd, const std::vector<s
   if (unknown.empty()) return;
   std::sort(unknown.begin(), unknown.end());
   std::string list, known;
-  for (size_t i = 0; i < unknown.size(); ++i) list += (i ? ", '" : "'") + unknown[i] + "'";
+  for (size_t i = 0; i < unknown.size(); ++i) list += (i ? ", " : "") + quoted(unknown[i]);
   for (size_t i = 0; i < allowed.size(); ++i) known += (i ? ", " : "") + allowed[i];
   refuse("bad_request", cmd + ": unknown field(s) " + list + "; " +
                             (allowed.empty() ? std::string("it takes no fields") : "its fields are " + known));
@@ -145,102 +138,6 @@ std::string cap_text(double cap, bool integral) {
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------------------------
-// Limits and slots
-
-Limits Limits::from_json(const Json& j) {
-  Limits l;
-  for (const auto& [key, v] : j.items("limits")) {
-    const std::string what = "limits: " + key;
-    if (v.is_null()) continue;
-    if (key == "iterations")
-      l.iterations = static_cast<long>(integer_in(v, what, 1, kMaxIterations));
-    else if (key == "time_limit")
-      l.time_limit = real_in(v, what, false);
-    else if (key == "threads")
-      l.threads = static_cast<int>(integer_in(v, what, 1, kMaxThreads));
-    else if (key == "max_nodes")
-      l.max_nodes = static_cast<long>(integer_in(v, what, 1000, 2'000'000'000));
-    else if (key == "depth")
-      l.depth = static_cast<int>(integer_in(v, what, 1, 64));
-    else if (key == "search_seconds")
-      l.search_seconds = real_in(v, what, false);
-    else if (key == "searches")
-      l.searches = static_cast<int>(integer_in(v, what, 1, 10'000));
-    else if (key == "file_params")
-      l.file_params = flag_in(v, what);
-    else if (key == "nice")
-      l.nice = static_cast<int>(integer_in(v, what, 0, 19));
-    else if (key == "test_hooks")
-      l.test_hooks = flag_in(v, what);
-    else
-      throw std::invalid_argument("limits: unknown key '" + key + "'");
-  }
-  return l;
-}
-
-Json Limits::to_json() const {
-  Json j = Json::object();
-  const auto cap = [&](const char* key, double v, bool integral) {
-    j.set(key, v > 0 ? (integral ? Json::integer(static_cast<int64_t>(v)) : Json::number(v)) : Json::null());
-  };
-  cap("iterations", static_cast<double>(iterations), true);
-  cap("time_limit", time_limit, false);
-  cap("threads", threads, true);
-  cap("max_nodes", static_cast<double>(max_nodes), true);
-  cap("depth", depth, true);
-  cap("search_seconds", search_seconds, false);
-  cap("searches", searches, true);
-  j.set("file_params", Json::boolean(file_params));
-  j.set("nice", Json::integer(nice));
-  j.set("test_hooks", Json::boolean(test_hooks));
-  return j;
-}
-
-SearchSlots::SearchSlots(int size) : size_(size) {
-  if (size < 1) throw std::invalid_argument("searches must be at least 1");
-}
-
-bool SearchSlots::acquire(const StopFlag& stop, const std::function<void()>& waiting, double interval) {
-  int ticket = 0;  // its address identifies this waiter
-  std::unique_lock<std::mutex> lock(mutex_);
-  waiting_.push_back(&ticket);
-  auto next_call = Clock::now() + std::chrono::duration<double>(interval);
-  bool got = false;
-  for (;;) {
-    if (waiting_.front() == &ticket && running_ < size_) {
-      ++running_;
-      got = true;
-      break;
-    }
-    if (stop.load()) break;
-    if (Clock::now() >= next_call) {
-      next_call = Clock::now() + std::chrono::duration<double>(interval);
-      if (waiting) {
-        lock.unlock();
-        waiting();
-        lock.lock();
-      }
-      continue;
-    }
-    cv_.wait_until(lock, next_call);  // woken by release() and wake()
-  }
-  waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &ticket));
-  cv_.notify_all();
-  return got;
-}
-
-void SearchSlots::release() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  --running_;
-  cv_.notify_all();
-}
-
-void SearchSlots::wake() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  cv_.notify_all();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Lines
@@ -268,7 +165,7 @@ Json parse_line(std::string line) {
     std::string keys;
     bool id_repeated = false;
     for (const auto& k : duplicates) {
-      keys += (keys.empty() ? "'" : ", '") + k + "'";
+      keys += (keys.empty() ? "" : ", ") + quoted(k);
       id_repeated |= k == "id";
     }
     std::optional<Json> rid;
@@ -400,7 +297,7 @@ struct Engine::Search {
 };
 
 Engine::Engine(Send send, Limits limits, std::shared_ptr<SearchSlots> slots)
-    : send_(std::move(send)), limits_(limits), slots_(std::move(slots)), rng_(0) {
+    : send_(std::move(send)), limits_(limits), slots_(std::move(slots)) {
   if (!slots_ && limits_.searches > 0) slots_ = std::make_shared<SearchSlots>(limits_.searches);
 }
 
@@ -503,18 +400,17 @@ bool Engine::dispatch(const Json& msg) {
   if (!cmd) {
     return error("bad_request", "a request needs \"cmd\", the command name", rid, nullptr);
   }
-  const auto& names = command_names();
-  const bool hook = limits_.test_hooks && cmd->type() == Json::Type::kString &&
-                    (cmd->as_string("cmd") == "_truth" || cmd->as_string("cmd") == "_replace_truth" ||
-                     cmd->as_string("cmd") == "_reseed");
-  if (!hook && (cmd->type() != Json::Type::kString ||
-                std::find(names.begin(), names.end(), cmd->as_string("cmd")) == names.end())) {
+  if (cmd->type() != Json::Type::kString)
+    return error("bad_request", "cmd must be a command name (a string), got " + shown(*cmd), rid, nullptr);
+  const Command* row = find_command(cmd->as_string("cmd"), limits_.test_hooks);
+  if (!row) {
     std::string list;
-    for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+    for (const Command& c : commands())
+      if (!c.hook) list += (list.empty() ? "" : ", ") + std::string(c.name);
     return error("unknown_command", "unknown command " + shown(*cmd) + "; commands: " + list, rid, nullptr);
   }
-  const std::string name = cmd->as_string("cmd");
-  if (name == "quit") return quit_cmd(msg, rid);
+  const std::string name = row->name;
+  if (!row->handler) return quit_cmd(msg, rid);
   std::shared_ptr<Search> run;
   bool answered = true;  // a search's answer comes later (no search starts once the answers are sealed)
   {
@@ -522,7 +418,8 @@ bool Engine::dispatch(const Json& msg) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     if (quitting_) return error("not_now", "the engine has quit", rid, &name);
     try {
-      Json reply = command(name, msg, rid);
+      allowed_fields(msg, name, row->fields);
+      Json reply = (this->*row->handler)(msg, rid);
       if (!reply.is_null()) {  // null: a search, which answers when it ends
         Json out = Json::object();
         out.set("type", Json::string(name));
@@ -531,6 +428,8 @@ bool Engine::dispatch(const Json& msg) {
         answered = emit(out);
       }
     } catch (const ProtocolError& e) {
+      answered = error(e.code, e.message, rid, &name);
+    } catch (const SessionError& e) {
       answered = error(e.code, e.message, rid, &name);
     } catch (const std::exception& e) {  // a bug must cost one reply, not the engine
       answered = error("internal", std::string("internal error: ") + e.what(), rid, &name);
@@ -542,104 +441,87 @@ bool Engine::dispatch(const Json& msg) {
   return answered;
 }
 
-Json Engine::command(const std::string& cmd, const Json& msg, const Json* rid) {
-  if (cmd[0] == '_') return test_hook(cmd, msg);
-  if (cmd == "hello") return hello(msg);
-  if (cmd == "list_games") return list_games(msg);
-  if (cmd == "new_game") return new_game(msg);
-  if (cmd == "set_position") return set_position(msg);
-  if (cmd == "get_position") return get_position(msg);
-  if (cmd == "apply") return apply(msg);
-  if (cmd == "chance") return chance(msg);
-  if (cmd == "legal") return legal(msg);
-  if (cmd == "board") return board(msg);
-  if (cmd == "status") return status_cmd(msg);
-  if (cmd == "best_move") {
-    best_move_cmd(msg, rid);
-    return Json::null();
-  }
-  if (cmd == "go") {
-    go(msg, rid);
-    return Json::null();
-  }
-  if (cmd == "stop") return stop(msg);
-  return undo(msg);
+// The protocol's commands: hello lists them, dispatch checks each request's fields against its row
+// and calls its handler (null for quit, which dispatch answers itself), and the protocol doc's
+// table is tested against it. A search's handler answers null: the search answers when it ends.
+const std::vector<Engine::Command>& Engine::commands() {
+  static const std::vector<std::string> search_fields = {"algorithm", "iterations", "time_limit",
+                                                         "threads",   "seed",       "options"};
+  static const std::vector<std::string> go_fields = [] {
+    std::vector<std::string> f = search_fields;
+    f.push_back("bot");
+    return f;
+  }();
+  static const std::vector<Command> table = {
+      {"hello", {}, &Engine::hello},
+      {"list_games", {}, &Engine::list_games},
+      {"new_game", {"game", "players", "params", "seed", "seat"}, &Engine::new_game},
+      {"set_position", {"position"}, &Engine::set_position},
+      {"get_position", {}, &Engine::get_position},
+      {"apply", {"moves"}, &Engine::apply},
+      {"chance", {}, &Engine::chance},
+      {"legal", {}, &Engine::legal},
+      {"board", {"seat", "memory_aids"}, &Engine::board},
+      {"status", {}, &Engine::status_cmd},
+      {"best_move", search_fields, &Engine::best_move_cmd},
+      {"go", go_fields, &Engine::go},
+      {"stop", {}, &Engine::stop},
+      {"undo", {"count"}, &Engine::undo},
+      {"quit", {}, nullptr},
+      {"_truth", {}, &Engine::test_hook, true},
+      {"_replace_truth", {"position"}, &Engine::test_hook, true},
+      {"_reseed", {"seed"}, &Engine::test_hook, true},
+  };
+  return table;
+}
+
+const Engine::Command* Engine::find_command(const std::string& name, bool hooks) {
+  for (const Command& c : commands())
+    if (name == c.name && (hooks || !c.hook)) return &c;
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> Engine::command_fields() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const Command& c : commands())
+    if (!c.hook) out.emplace_back(c.name, c.fields);
+  return out;
 }
 
 // ----- helpers
 
-AnyState& Engine::need_game(const std::string& cmd) {
-  if (!state_) refuse("no_game", cmd + ": no game yet; send new_game first");
-  return *state_;
-}
+const AnyState& Engine::need_game(const std::string& cmd) const { return session_.state(cmd); }
 
 void Engine::need_idle(const std::string& cmd) const {
   if (search_) refuse("busy", cmd + ": a search is running; wait for its reply or send stop");
 }
 
-bool Engine::hiding() const { return seat_ && game_ && game_->info().hidden_information; }
+Json Engine::status() const { return session_.status().to_json(search_ != nullptr); }
 
-// Whether the connection may see the choices at `state` and which one is taken: always for perfect
-// information and for a host; for a seat of a game of hidden information only its own decisions.
-// The engine names no game, so it cannot tell a public die roll from a private card draw: it tells
-// the seat nothing it cannot read from its own view (board).
-bool Engine::may_see_choice(const AnyState& state) const {
-  return !hiding() || (!state.is_chance_node() && state.current_player() == *seat_);
-}
-
-Json Engine::choices(const AnyState& state) const {
-  Json out = Json::array();
-  if (state.is_terminal()) return out;
-  if (state.is_chance_node()) {
-    for (const auto& [a, p] : state.chance_outcomes()) {
-      Json m = move_json(state, a);
-      m.set("probability", Json::number(p));
-      out.push(m);
-    }
-    return out;
+Json Engine::played_json(const Played& played) const {
+  Json entry = Json::object();
+  entry.set("player", seat_or_null(played.player));
+  if (played.move) {
+    const Json move = played.move->to_json();  // named: a range-for would not keep a temporary alive
+    for (const auto& [k, v] : move.items("move")) entry.set(k, v);
   }
-  for (Action a : state.legal_actions()) out.push(move_json(state, a));
-  return out;
-}
-
-Json Engine::seen(const AnyState& state, Action action) const {
-  return may_see_choice(state) ? move_json(state, action) : Json::null();
-}
-
-Json Engine::status() const {
-  const AnyState& state = *state_;
-  // A seat of a game of hidden information reads the scores it may know from its board; the
-  // result is announced when the game is over.
-  const bool known = !hiding() || state.is_terminal();
-  Json s = Json::object();
-  s.set("current_player", seat_or_null(state.current_player()));
-  s.set("chance", Json::boolean(state.is_chance_node()));
-  s.set("terminal", Json::boolean(state.is_terminal()));
-  Json scores = Json::array(), returns = Json::array();
-  for (int x : state.scores()) scores.push(Json::integer(x));
-  for (double x : state.returns()) returns.push(Json::number(x));
-  s.set("scores", known ? scores : Json::null());
-  s.set("returns", known ? returns : Json::null());
-  s.set("searching", Json::boolean(search_ != nullptr));
-  return s;
+  return entry;
 }
 
 // ----- commands
 
-Json Engine::hello(const Json& msg) {
-  allowed_fields(msg, "hello", {});
+Json Engine::hello(const Json&, const Json*) {
   Json r = Json::object();
   r.set("protocol", Json::integer(kProtocolVersion));
   r.set("engine", Json::string("nutcore"));
   r.set("version", Json::string(NUTCORE_VERSION));
   Json commands = Json::array();
-  for (const auto& c : command_names()) commands.push(Json::string(c));
+  for (const auto& c : command_fields()) commands.push(Json::string(c.first));
   r.set("commands", commands);
   return r;
 }
 
-Json Engine::list_games(const Json& msg) {
-  allowed_fields(msg, "list_games", {});
+Json Engine::list_games(const Json&, const Json*) {
   Json r = Json::object();
   r.set("games", game_catalogue());
   return r;
@@ -678,9 +560,8 @@ void Engine::check_file_params(const std::string& cmd, const std::string& game, 
   }
 }
 
-Json Engine::new_game(const Json& msg) {
+Json Engine::new_game(const Json& msg, const Json*) {
   const std::string cmd = "new_game";
-  allowed_fields(msg, cmd, {"game", "players", "params", "seed", "seat"});
   const std::string name =
       field(msg, cmd, "game", {Json::Type::kString}, true, "a name from list_games")->as_string("game");
   const Json* players_field = field(msg, cmd, "players", {Json::Type::kInt});
@@ -718,204 +599,127 @@ Json Engine::new_game(const Json& msg) {
            cmd + ": " + name + " is a game of hidden information: give seat, the seat this connection plays (0.." +
                std::to_string(game->num_players() - 1) + "), or null to host the game with every seat's information");
   }
-  game_ = game;
-  name_ = name;
-  seat_ = seat;
-  seed_ = seed ? *seed : random_seed();
-  rng_.reseed(seed_);
-  state_ = game_->new_initial_state();
-  undo_.clear();
+  session_.start(game, name, seat, seed ? *seed : random_seed());
   Json r = Json::object();
   r.set("game", Json::string(name));
-  r.set("players", Json::integer(game_->num_players()));
-  r.set("params", game_->params_json());
-  r.set("hidden_information", Json::boolean(game_->info().hidden_information));
+  r.set("players", Json::integer(game->num_players()));
+  r.set("params", game->params_json());
+  r.set("hidden_information", Json::boolean(game->info().hidden_information));
   r.set("seat", seat ? Json::integer(*seat) : Json::null());
-  r.set("seed", Json::unsigned_integer(seed_));
+  r.set("seed", Json::unsigned_integer(session_.seed()));
   r.set("status", status());
   return r;
 }
 
-Json Engine::set_position(const Json& msg) {
+Json Engine::set_position(const Json& msg, const Json*) {
   const std::string cmd = "set_position";
-  allowed_fields(msg, cmd, {"position"});
   const Json& position = *field(msg, cmd, "position", {Json::Type::kObject}, true, "a state's to_json()");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   need_idle(cmd);
-  try {
-    state_ = game_->state_from_json(position);
-  } catch (const std::invalid_argument& e) {
-    refuse("bad_request", cmd + ": " + e.what());
-  }
-  undo_.clear();
+  session_.set_position(position, cmd);
   Json r = Json::object();
   r.set("status", status());
   return r;
 }
 
-Json Engine::get_position(const Json& msg) {
+Json Engine::get_position(const Json&, const Json*) {
   const std::string cmd = "get_position";
-  allowed_fields(msg, cmd, {});
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const AnyState& state = need_game(cmd);
-  if (hiding())  // even at the end: cards discarded unseen stay unseen
-    refuse("hidden",
-           cmd + ": the position holds what seat " + std::to_string(*seat_) + " has not seen; ask for the board");
+  Json position = session_.position(cmd);
   Json r = Json::object();
-  r.set("game", Json::string(name_));
-  r.set("position", state.to_json());
+  r.set("game", Json::string(session_.name()));
+  r.set("position", std::move(position));
   return r;
 }
 
-Action Engine::resolve_move(const AnyState& state, const Json& move, size_t index, const std::string& cmd) const {
-  std::string text = move.dump();
-  if (text.size() > 80) text = text.substr(0, 80);
-  const std::string where = cmd + ": move " + std::to_string(index) + " (" + text + ")";
-  if (move.type() != Json::Type::kInt && move.type() != Json::Type::kString)
-    refuse("bad_request", where + ": a move is an action id or an action string");
-  if (state.is_terminal()) refuse("illegal_move", where + ": the game is over");
-  const bool chance = state.is_chance_node();
-  const int player = state.current_player();
-  if (!may_see_choice(state)) {
-    if (chance)
-      refuse("hidden",
-             where + ": chance outcomes are drawn by the engine for seat " + std::to_string(*seat_) + "; send chance");
-    refuse("hidden", where + ": seat " + std::to_string(player) + "'s move is hidden from seat " +
-                         std::to_string(*seat_) + "; send go to let the engine play it");
-  }
-  Action action = -1;
-  if (move.type() == Json::Type::kString) {
-    try {
-      action = state.string_to_action(move.as_string("move"));
-    } catch (const std::invalid_argument&) {
-      action = -1;
-    }
-  } else if (move.fits_int64() && move.as_int("move") >= 0 && move.as_int("move") <= INT32_MAX) {
-    action = static_cast<Action>(move.as_int("move"));
-  }
-  if (action < 0 || !state.is_legal(action))
-    refuse("illegal_move",
-           where + ": not " +
-               (chance ? std::string("a chance outcome") : "a legal move for seat " + std::to_string(player)) +
-               " here (nothing was applied; send legal)");
-  return action;
-}
-
-Json Engine::apply(const Json& msg) {
+Json Engine::apply(const Json& msg, const Json*) {
   const std::string cmd = "apply";
-  allowed_fields(msg, cmd, {"moves"});
   const auto& moves =
       field(msg, cmd, "moves", {Json::Type::kArray}, true, "action ids or action strings")->as_array("moves");
   if (moves.empty() || moves.size() > static_cast<size_t>(kMaxMoves))
     refuse("bad_request",
            cmd + ": moves must hold 1.." + std::to_string(kMaxMoves) + " moves, got " + std::to_string(moves.size()));
+  std::vector<MoveRef> refs;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Json& move = moves[i];
+    MoveRef ref;
+    ref.shown = move.dump();
+    if (move.type() == Json::Type::kString)
+      ref.move = move.as_string("move");
+    else if (move.type() == Json::Type::kInt)
+      ref.move = move.fits_int64() ? move.as_int("move") : int64_t{-1};  // out of range: no action
+    else
+      refuse("bad_request", cmd + ": move " + std::to_string(i) + " (" + ref.shown.substr(0, 80) +
+                                "): a move is an action id or an action string");
+    refs.push_back(std::move(ref));
+  }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::unique_ptr<AnyState> state = need_game(cmd).clone();
+  need_game(cmd);
   need_idle(cmd);
   Json applied = Json::array();
-  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> before;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const Action action = resolve_move(*state, moves[i], i, cmd);
-    Json entry = Json::object();
-    entry.set("player", seat_or_null(state->current_player()));
-    const Json move = move_json(*state, action);
-    for (const auto& [k, v] : move.items("move")) entry.set(k, v);
-    before.emplace_back(state->clone(), !state->is_chance_node());
-    state->apply_action(action);
-    applied.push(entry);
-  }
-  state_ = std::move(state);  // all or nothing: the engine's state changes only here
-  for (auto& b : before) undo_.push_back(std::move(b));
+  for (const Played& p : session_.apply(refs, cmd)) applied.push(played_json(p));
   Json r = Json::object();
   r.set("applied", applied);
   r.set("status", status());
   return r;
 }
 
-Json Engine::chance(const Json& msg) {
+Json Engine::chance(const Json&, const Json*) {
   const std::string cmd = "chance";
-  allowed_fields(msg, cmd, {});
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  AnyState& state = need_game(cmd);
+  need_game(cmd);
   need_idle(cmd);
-  if (!state.is_chance_node())
-    refuse("not_now", cmd + ": not a chance node (current player " + std::to_string(state.current_player()) + ")");
-  const auto outcomes = state.chance_outcomes();
-  double total = 0;
-  for (const auto& o : outcomes) total += o.second;
-  const double u = rng_.uniform() * total;
-  size_t k = 0;
-  double sum = 0;
-  for (; k + 1 < outcomes.size(); ++k) {
-    sum += outcomes[k].second;
-    if (u < sum) break;
-  }
-  const auto [action, probability] = outcomes[k];
-  Json outcome = seen(state, action);
-  if (!outcome.is_null()) outcome.set("probability", Json::number(probability));  // where the outcomes may be seen
-  undo_.emplace_back(state.clone(), false);
-  state.apply_action(action);
+  const Played played = session_.chance(cmd);
   Json r = Json::object();
-  r.set("outcome", outcome);
-  r.set("hidden", Json::boolean(outcome.is_null()));
+  r.set("outcome", played.move ? played.move->to_json() : Json::null());
+  r.set("hidden", Json::boolean(!played.move));
   r.set("status", status());
   return r;
 }
 
-Json Engine::legal(const Json& msg) {
+Json Engine::legal(const Json&, const Json*) {
   const std::string cmd = "legal";
-  allowed_fields(msg, cmd, {});
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const AnyState& state = need_game(cmd);
-  const Json moves = may_see_choice(state) || state.is_terminal() ? choices(state) : Json::null();
+  const auto moves = session_.legal();
+  Json list = Json::null();
+  if (moves) {
+    list = Json::array();
+    for (const MoveView& m : *moves) list.push(m.to_json());
+  }
   Json r = Json::object();
   r.set("player", seat_or_null(state.current_player()));
   r.set("chance", Json::boolean(state.is_chance_node()));
   r.set("terminal", Json::boolean(state.is_terminal()));
-  r.set("moves", moves);
-  r.set("hidden", Json::boolean(moves.is_null()));
+  r.set("moves", list);
+  r.set("hidden", Json::boolean(!moves));
   return r;
 }
 
-Json Engine::board(const Json& msg) {
+Json Engine::board(const Json& msg, const Json*) {
   const std::string cmd = "board";
-  allowed_fields(msg, cmd, {"seat", "memory_aids"});
   const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
   const bool memory_aids = !aids || aids->as_bool("memory_aids");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const AnyState& state = need_game(cmd);
-  std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, game_->num_players() - 1, true);
-  if (hiding()) {
-    if (seat && *seat != *seat_)
-      refuse("hidden",
-             cmd + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
-    seat = *seat_;
-  }
+  need_game(cmd);
+  const std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, session_.game().num_players() - 1, true);
+  const Session::Board b =
+      session_.board(seat ? std::optional<int>(static_cast<int>(*seat)) : std::nullopt, memory_aids, cmd);
   Json r = Json::object();
-  r.set("seat", seat ? Json::integer(*seat) : Json::null());
-  r.set("memory_aids", Json::boolean(memory_aids));
-  const int s = seat ? static_cast<int>(*seat) : -1;
-  if (!memory_aids) {
-    r.set("text", Json::string(state.present_string(s)));
-    r.set("json", state.present_json(s));
-  } else if (!seat) {
-    r.set("text", Json::string(state.to_string()));
-    r.set("json", state.to_json());
-  } else {
-    r.set("text", Json::string(state.information_string(s)));
-    r.set("json", state.view_json(s));
-  }
+  r.set("seat", b.seat ? Json::integer(*b.seat) : Json::null());
+  r.set("memory_aids", Json::boolean(b.memory_aids));
+  r.set("text", Json::string(b.text));
+  r.set("json", b.json);
   return r;
 }
 
-Json Engine::status_cmd(const Json& msg) {
-  allowed_fields(msg, "status", {});
+Json Engine::status_cmd(const Json&, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game("status");
   Json r = Json::object();
-  r.set("game", Json::string(name_));
-  r.set("seat", seat_ ? Json::integer(*seat_) : Json::null());
+  r.set("game", Json::string(session_.name()));
+  r.set("seat", session_.seat() ? Json::integer(*session_.seat()) : Json::null());
   r.set("status", status());
   return r;
 }
@@ -964,8 +768,8 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
     const bool over = v->is_integer() ? (!v->fits_int64() ? v->integer_text()[0] != '-' : v->as_int(c.key) > c.cap)
                                       : v->as_number(c.key) > c.cap;
     if (over)
-      refuse("bad_request",
-             cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) + " on this server, got " + shown(*v));
+      refuse("bad_request", cmd + ": " + c.key + " is at most " + cap_text(c.cap, c.integral) +
+                                " for this engine (its limits), got " + shown(*v));
   }
   const Json* a = settings.find("algorithm");
   const std::string algorithm = a && a->type() == Json::Type::kString ? a->as_string("algorithm") : "auto";
@@ -978,27 +782,17 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
     settings.set("depth", Json::integer(limits_.depth));
 }
 
-AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
-  AnyState& state = need_game(cmd);
+const AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
+  need_game(cmd);
   need_idle(cmd);
-  if (state.is_terminal() || state.is_chance_node())
-    refuse("not_now", cmd + ": there is no move to choose (" +
-                          (state.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
-  if (own_seat_only && hiding() && state.current_player() != *seat_)
-    refuse("hidden", cmd + ": seat " + std::to_string(state.current_player()) +
-                         " is to move; this connection plays seat " + std::to_string(*seat_) +
-                         " and sees only its own searches (send go to let the engine play that seat)");
-  return state;
+  return session_.to_search(cmd, own_seat_only);
 }
 
-void Engine::best_move_cmd(const Json& msg, const Json* rid) {
+Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   const std::string cmd = "best_move";
-  std::vector<std::string> allowed = kSearchFields;
-  allowed.push_back("options");
-  allowed_fields(msg, cmd, allowed);
   Json settings = search_settings(msg, cmd);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  AnyState& state = check_search(cmd, true);
+  const AnyState& state = check_search(cmd, true);
   apply_limits(cmd, settings);
   SearchRequest request;
   try {
@@ -1007,16 +801,13 @@ void Engine::best_move_cmd(const Json& msg, const Json* rid) {
   } catch (const std::invalid_argument& e) {
     refuse("bad_request", e.what());
   }
-  if (!request.seed) request.seed = rng_.next();
+  if (!request.seed) request.seed = session_.next_seed();
   start(rid, cmd, state.clone(), request, nullptr);
+  return Json::null();
 }
 
-void Engine::go(const Json& msg, const Json* rid) {
+Json Engine::go(const Json& msg, const Json* rid) {
   const std::string cmd = "go";
-  std::vector<std::string> allowed = kSearchFields;
-  allowed.push_back("options");
-  allowed.push_back("bot");
-  allowed_fields(msg, cmd, allowed);
   Json settings = search_settings(msg, cmd);
   std::optional<BotSpec> spec;
   if (const Json* b = field(msg, cmd, "bot", {Json::Type::kString})) {
@@ -1028,16 +819,17 @@ void Engine::go(const Json& msg, const Json* rid) {
     }
   }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  AnyState& state = check_search(cmd, false);
+  const AnyState& state = check_search(cmd, false);
   std::unique_ptr<Bot> bot;
   if (spec) {
     const std::string shown_name = spec->name;
     if (spec->kind == BotSpec::Kind::kLevel)
-      spec = parse_bot_spec(level_spec(name_, spec->level, state.game().num_players()));  // as this game sets it
+      spec =
+          parse_bot_spec(level_spec(session_.name(), spec->level, state.game().num_players()));  // as this game sets it
     try {
       Bot(*spec).check_for(state);
     } catch (const std::invalid_argument&) {
-      refuse("bad_request", cmd + ": bot " + shown_name + " is not available for " + name_);
+      refuse("bad_request", cmd + ": bot " + shown_name + " is not available for " + session_.name());
     }
     const bool plain = spec->kind == BotSpec::Kind::kSearch && spec->memory == 1 && spec->noise == 0 &&
                        spec->algorithm != Algorithm::kSolver;
@@ -1078,11 +870,18 @@ void Engine::go(const Json& msg, const Json* rid) {
       refuse("bad_request", e.what());
     }
   } else {
-    bot->reset(rng_.next());
+    bot->reset(session_.next_seed());
   }
-  const uint64_t seed = rng_.next();
+  const uint64_t seed = session_.next_seed();
   if (request && !request->seed) request->seed = seed;
+  if (bot && spec->kind != BotSpec::Kind::kSearch) {
+    // Greedy and random choose at once: answered here, like any other command, so that a request
+    // right behind it is not refused as busy and nothing can stop it half way.
+    const Action action = bot->step(state);
+    return play(action, std::nullopt, false);
+  }
   start(rid, cmd, state.clone(), request, std::move(bot));
+  return Json::null();
 }
 
 void Engine::start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
@@ -1122,7 +921,7 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   bool show_stats;
   {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
-    show_stats = search->command == "best_move" || may_see_choice(state);
+    show_stats = search->command == "best_move" || session_.may_see_choice(state);
   }
   const auto progress = [&](bool queued) {
     Json info = Json::object();
@@ -1279,7 +1078,6 @@ void Engine::run_search(std::shared_ptr<Search> search) {
 // Queues a search's reply (the caller holds mutex_): its move played for go, or its error.
 void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action,
                     const std::string& error_code, const std::string& error_message) {
-  const AnyState& state = *search.state;
   // Cleared before the reply, so the client may start the next search as soon as it reads it.
   if (search_.get() == &search) search_.reset();
   const Json* rid = search.rid ? &*search.rid : nullptr;
@@ -1297,20 +1095,8 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
     } else {
       // go: the position searched is the engine's (nothing else may change it while a search runs).
       if (outcome) action = outcome->action;
-      const int player = state.current_player();
-      const Json shown_move = seen(state, action);
-      undo_.emplace_back(state_->clone(), false);
-      state_->apply_action(action);
-      // The search's statistics go with a move the connection may see (never another seat's search
-      // on a seat's connection); the bots that play as bots have none.
-      const bool stats = !shown_move.is_null() && outcome;
-      reply.set("player", Json::integer(player));
-      reply.set("move", shown_move);
-      reply.set("hidden", Json::boolean(shown_move.is_null()));
-      reply.set("result", stats ? outcome->to_json() : Json::null());
-      // A bot's move chosen after a stop (its search's best so far) counts as stopped too.
-      reply.set("stopped", Json::boolean(stats ? outcome->stopped() : search.flag.load()));
-      reply.set("status", status());
+      const Json played = play(action, outcome, search.flag.load());
+      for (const auto& [key, value] : played.items("reply")) reply.set(key, value);
     }
     emit(reply);
   } catch (const std::exception& e) {
@@ -1318,8 +1104,25 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
   }
 }
 
-Json Engine::stop(const Json& msg) {
-  allowed_fields(msg, "stop", {});
+// Plays go's move on the engine's position (the caller holds mutex_): the reply's fields.
+// `stopped`: the move was chosen after a stop (a bot's search's best so far counts as stopped).
+Json Engine::play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped) {
+  const Played played = session_.play(action);
+  const Json shown_move = played.move ? played.move->to_json() : Json::null();
+  // The search's statistics go with a move the connection may see (never another seat's search
+  // on a seat's connection); the bots that play as bots have none.
+  const bool stats = !shown_move.is_null() && outcome;
+  Json reply = Json::object();
+  reply.set("player", Json::integer(played.player));
+  reply.set("move", shown_move);
+  reply.set("hidden", Json::boolean(shown_move.is_null()));
+  reply.set("result", stats ? outcome->to_json() : Json::null());
+  reply.set("stopped", Json::boolean(stats ? outcome->stopped() : stopped));
+  reply.set("status", status());
+  return reply;
+}
+
+Json Engine::stop(const Json&, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (search_) stop_search(*search_);
   Json r = Json::object();
@@ -1327,31 +1130,13 @@ Json Engine::stop(const Json& msg) {
   return r;
 }
 
-Json Engine::undo(const Json& msg) {
+Json Engine::undo(const Json& msg, const Json*) {
   const std::string cmd = "undo";
-  allowed_fields(msg, cmd, {"count"});
   const int count = static_cast<int>(integer_field(msg, cmd, "count", 1, kMaxMoves).value_or(1));
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   need_idle(cmd);
-  // Back to before the count-th last move the connection gave by apply, undoing whatever followed
-  // it (the engine's moves, chance).
-  std::vector<size_t> own;
-  for (size_t i = 0; i < undo_.size(); ++i)
-    if (undo_[i].second) own.push_back(i);
-  if (own.size() < static_cast<size_t>(count))
-    refuse("not_now", cmd + ": " + std::to_string(count) + " move(s) of this connection to undo wanted, " +
-                          (own.empty() ? std::string("none") : "only " + std::to_string(own.size())) +
-                          " since the game or position began (undo takes back moves given by apply)");
-  const size_t index = own[own.size() - count];
-  std::unique_ptr<AnyState> state = std::move(undo_[index].first);
-  undo_.erase(undo_.begin() + static_cast<long>(index), undo_.end());
-  if (hiding()) {
-    // The truth behind the seat's view is drawn afresh from what the seat knows: else undoing and
-    // replaying would sample the same hidden cards again and again and give them away.
-    state = state->resample(*seat_, rng_.next());
-  }
-  state_ = std::move(state);
+  session_.undo(count, cmd);
   Json r = Json::object();
   r.set("undone", Json::integer(count));
   r.set("status", status());
@@ -1364,7 +1149,7 @@ bool Engine::quit_cmd(const Json& msg, const Json* rid) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     if (quitting_) return error("not_now", "the engine has quit", rid, &cmd);
     try {
-      allowed_fields(msg, cmd, {});
+      allowed_fields(msg, cmd, find_command(cmd, false)->fields);
     } catch (const ProtocolError& e) {
       return error(e.code, e.message, rid, &cmd);
     }
@@ -1390,15 +1175,14 @@ bool Engine::finish_quit() {
 }
 
 // The test suites' view behind the protocol (Limits::test_hooks): what no client may see or do.
-Json Engine::test_hook(const std::string& cmd, const Json& msg) {
+Json Engine::test_hook(const Json& msg, const Json*) {
+  const std::string cmd = msg.find("cmd")->as_string("cmd");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   Json r = Json::object();
   if (cmd == "_truth") {
-    allowed_fields(msg, cmd, {});
     r.set("position", truth_json());
   } else if (cmd == "_replace_truth") {
-    allowed_fields(msg, cmd, {"position"});
     need_idle(cmd);
     try {
       replace_truth(*field(msg, cmd, "position", {Json::Type::kObject}, true));
@@ -1406,9 +1190,8 @@ Json Engine::test_hook(const std::string& cmd, const Json& msg) {
       refuse("bad_request", cmd + ": " + e.what());
     }
   } else {
-    allowed_fields(msg, cmd, {"seed"});
     try {
-      rng_.reseed(seed_in(*field(msg, cmd, "seed", {Json::Type::kInt}, true), cmd + ": seed"));
+      session_.reseed(seed_in(*field(msg, cmd, "seed", {Json::Type::kInt}, true), cmd + ": seed"));
     } catch (const std::invalid_argument& e) {
       refuse("bad_request", e.what());
     }
@@ -1472,24 +1255,23 @@ bool Engine::searching() const {
 
 Json Engine::truth_json() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!state_) throw std::invalid_argument("no game yet");
-  return state_->to_json();
+  if (!session_.started()) throw std::invalid_argument("no game yet");
+  return session_.state("truth").to_json();
 }
 
 Json Engine::connection_json() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!state_) throw std::invalid_argument("no game yet");
+  if (!session_.started()) throw std::invalid_argument("no game yet");
   Json j = Json::object();
-  j.set("game", Json::string(name_));
-  j.set("params", game_->params_json());
-  j.set("seat", seat_ ? Json::integer(*seat_) : Json::null());
+  j.set("game", Json::string(session_.name()));
+  j.set("params", session_.game().params_json());
+  j.set("seat", session_.seat() ? Json::integer(*session_.seat()) : Json::null());
   return j;
 }
 
 void Engine::replace_truth(const Json& position) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!state_) throw std::invalid_argument("no game yet");
-  state_ = game_->state_from_json(position);
+  session_.replace_truth(position);
 }
 
 }  // namespace nutcore::engine

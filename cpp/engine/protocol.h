@@ -48,6 +48,9 @@
 #include "core/stop.h"
 #include "engine/any.h"
 #include "engine/bots.h"
+#include "engine/limits.h"
+#include "engine/search_slots.h"
+#include "engine/session.h"
 
 namespace nutcore::engine {
 
@@ -56,46 +59,6 @@ constexpr size_t kMaxLineBytes = size_t{1} << 20;  // a line's bytes, its line e
 constexpr int kMaxMoves = 10'000;                  // per apply
 constexpr double kProgressInterval = 0.25;         // seconds between "info" lines while a search runs
 constexpr double kYieldInterval = 0.04;            // one thread (NUTCORE_NO_THREADS): seconds between yields
-
-// What a client may ask of the engine; a cap of 0 (or a negative one) is no cap. The defaults cap
-// nothing but files: a client never makes the engine open one unless whoever started it allows it.
-struct Limits {
-  long iterations = 0;
-  double time_limit = 0;
-  int threads = 0;
-  long max_nodes = 0;         // also the tree memory of a search that names none
-  int depth = 0;              // expectimax
-  double search_seconds = 0;  // every search is stopped after this, whatever its budget
-  int searches = 0;           // searches at once over the engines that share one SearchSlots
-  bool file_params = false;   // a game parameter that is data by default may name a JSON file
-  int nice = 0;               // the searches' threads run at this nice value (Linux)
-  // For the test suites only (nutcore-engine --test-hooks): the commands _truth (the true
-  // position), _replace_truth {position} and _reseed {seed}, which no client must have.
-  bool test_hooks = false;
-  // From {"iterations": ..., "file_params": true, ...}; unknown keys and bad values are errors.
-  static Limits from_json(const Json& j);
-  Json to_json() const;
-};
-
-// The searches that may run at once over many engines (a server's connections): a search waits
-// for a free slot, first come first served, and a stopped search leaves the queue.
-class SearchSlots {
- public:
-  explicit SearchSlots(int size);
-  int size() const { return size_; }
-  // Waits for a slot; false if `stop` is set first. While it waits, `waiting()` is called every
-  // `interval` seconds, without the lock.
-  bool acquire(const StopFlag& stop, const std::function<void()>& waiting, double interval);
-  void release();
-  void wake();  // lets the waiting searches look at their stop flags
-
- private:
-  const int size_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  int running_ = 0;
-  std::deque<const void*> waiting_;
-};
 
 class Engine {
  public:
@@ -135,6 +98,10 @@ class Engine {
   // from inside `yield`; a stop line stops the search). Unused with threads.
   void set_host_yield(std::function<void()> yield) { host_yield_ = std::move(yield); }
 
+  // The protocol's commands in hello's order (test hooks aside), each with its request's fields
+  // besides cmd and id.
+  static std::vector<std::pair<std::string, std::vector<std::string>>> command_fields();
+
  private:
   struct Search;
 
@@ -145,38 +112,44 @@ class Engine {
   bool error(const std::string& code, const std::string& message, const Json* rid, const std::string* command);
   void deliver();
   bool dispatch(const Json& msg);
-  Json command(const std::string& cmd, const Json& msg, const Json* rid);
   bool quit_cmd(const Json& msg, const Json* rid);
   bool finish_quit();  // queues the quit reply once the search, if any, has answered
 
-  Json hello(const Json& msg);
-  Json list_games(const Json& msg);
-  Json new_game(const Json& msg);
-  Json set_position(const Json& msg);
-  Json get_position(const Json& msg);
-  Json apply(const Json& msg);
-  Json chance(const Json& msg);
-  Json legal(const Json& msg);
-  Json board(const Json& msg);
-  Json status_cmd(const Json& msg);
-  void best_move_cmd(const Json& msg, const Json* rid);
-  void go(const Json& msg, const Json* rid);
-  Json stop(const Json& msg);
-  Json undo(const Json& msg);
-  Json test_hook(const std::string& cmd, const Json& msg);
+  // A command's handler: its reply's fields, or null for a search (which answers when it ends).
+  using Handler = Json (Engine::*)(const Json& msg, const Json* rid);
+  struct Command {
+    const char* name;
+    std::vector<std::string> fields;  // the request's fields besides cmd and id
+    Handler handler;                  // null: quit, answered by dispatch itself
+    bool hook = false;                // a test hook (Limits::test_hooks)
+  };
+  static const std::vector<Command>& commands();
+  static const Command* find_command(const std::string& name, bool hooks);
+
+  Json hello(const Json& msg, const Json* rid);
+  Json list_games(const Json& msg, const Json* rid);
+  Json new_game(const Json& msg, const Json* rid);
+  Json set_position(const Json& msg, const Json* rid);
+  Json get_position(const Json& msg, const Json* rid);
+  Json apply(const Json& msg, const Json* rid);
+  Json chance(const Json& msg, const Json* rid);
+  Json legal(const Json& msg, const Json* rid);
+  Json board(const Json& msg, const Json* rid);
+  Json status_cmd(const Json& msg, const Json* rid);
+  Json best_move_cmd(const Json& msg, const Json* rid);
+  Json go(const Json& msg, const Json* rid);
+  Json stop(const Json& msg, const Json* rid);
+  Json undo(const Json& msg, const Json* rid);
+  Json test_hook(const Json& msg, const Json* rid);
 
   // Helpers (the caller holds mutex_ where they read the game).
-  AnyState& need_game(const std::string& cmd);
+  const AnyState& need_game(const std::string& cmd) const;
   void need_idle(const std::string& cmd) const;
-  bool hiding() const;
-  bool may_see_choice(const AnyState& state) const;
-  Json choices(const AnyState& state) const;
-  Json seen(const AnyState& state, Action action) const;
   Json status() const;
+  Json played_json(const Played& played) const;
   Json search_settings(const Json& msg, const std::string& cmd) const;
   void apply_limits(const std::string& cmd, Json& settings) const;
-  AnyState& check_search(const std::string& cmd, bool own_seat_only);
-  Action resolve_move(const AnyState& state, const Json& move, size_t index, const std::string& cmd) const;
+  const AnyState& check_search(const std::string& cmd, bool own_seat_only);
   void check_file_params(const std::string& cmd, const std::string& game, int players, Json& params) const;
   void start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
              std::optional<SearchRequest> request, std::unique_ptr<Bot> bot);
@@ -184,6 +157,7 @@ class Engine {
   void answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action, const std::string& error_code,
               const std::string& error_message);
   void stop_search(Search& search);
+  Json play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped);
   void reap();  // joins the threads of searches that have ended (never with mutex_ held)
 
   Send send_;
@@ -204,19 +178,11 @@ class Engine {
   bool sealed_ = false;          // under outbox_mutex_: the last line is queued
   bool quitting_ = false;        // under mutex_: quit accepted
   std::optional<Json> quit_id_;  // under mutex_: its request's id
-  std::shared_ptr<const AnyGame> game_;
-  std::string name_;
-  std::unique_ptr<AnyState> state_;
-  std::optional<int> seat_;
-  uint64_t seed_ = 0;
-  Rng rng_;
+  Session session_;              // under mutex_: the game in play
   std::shared_ptr<Search> search_;
   std::thread search_thread_;          // of the running or last search
   std::vector<std::thread> finished_;  // earlier searches' threads, joined outside mutex_ (reap)
   std::shared_ptr<Search> to_run_;     // without threads: the search handle() runs once mutex_ is free
-  // Positions before each change since new_game / set_position, for undo: (state, own), own
-  // marking a move the connection gave itself by apply (what undo counts).
-  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> undo_;
   std::atomic<bool> closed_{false};
   std::function<void()> host_yield_;
 };

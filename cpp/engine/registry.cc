@@ -80,16 +80,16 @@ const std::vector<const GameEntry*>& entries() {
 const GameEntry& entry(const std::string& name) {
   for (const GameEntry* e : entries())
     if (e->info.name == name) return *e;
-  std::string known;
-  for (const GameEntry* e : entries()) known += (known.empty() ? "'" : ", '") + e->info.name + "'";
-  fail("unknown game '" + name + "'; available: [" + known + "]");
+  std::vector<std::string> known;
+  for (const GameEntry* e : entries()) known.push_back(e->info.name);
+  fail("unknown game " + quoted(name) + "; available: " + name_list(known));
 }
 
 std::string offered(const GameInfo& info) {
-  std::string out = "('auto'";
+  std::string out = quoted("auto");
   for (int i = 0; i < kNumAlgorithms; ++i)
-    if (info.algorithms.has(static_cast<Algorithm>(i))) out += std::string(", '") + kAlgorithmNames[i] + "'";
-  return out + ")";
+    if (info.algorithms.has(static_cast<Algorithm>(i))) out += ", " + quoted(kAlgorithmNames[i]);
+  return out;
 }
 
 Json number_or_null(double x) { return std::isfinite(x) ? Json::number(x) : Json::null(); }
@@ -170,8 +170,8 @@ PreparedSearch prepare_search(const AnyState& state, const SearchRequest& reques
   if (with_tree && !automatic && !out.tree_search)
     fail(who + ": " + algorithm_name(chosen) + " keeps no tree between searches (tree is for mcts and ismcts)");
   if (!info.algorithms.has(chosen))
-    fail(who + ": algorithm '" + algorithm_name(chosen) + "' is not available for " + info.name + "; choose from " +
-         offered(info));
+    fail(who + ": algorithm " + quoted(algorithm_name(chosen)) + " is not available for " + info.name +
+         "; choose from " + offered(info));
   const bool sampling = out.tree_search || chosen == Algorithm::kPimc;
   // "auto" was checked with MCTS's settings; where it picks an exact algorithm they are ignored,
   // its time limit too (engine/any.h).
@@ -240,8 +240,8 @@ ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& 
   const Algorithm tree = info.hidden_information ? Algorithm::kIsmcts : Algorithm::kMcts;
   const Algorithm chosen = request.algorithm.value_or(tree);
   if (chosen != tree)
-    fail(who + ": the batched search runs " + info.name + "'s tree search, '" + algorithm_name(tree) +
-         "' (or 'auto'), not '" + algorithm_name(chosen) + "'");
+    fail(who + ": the batched search runs " + info.name + "'s tree search, " + quoted(algorithm_name(tree)) + " (or " +
+         quoted("auto") + "), not " + quoted(algorithm_name(chosen)));
   if (request.time_limit > 0) fail(who + ": give iterations (per environment), not a time_limit");
   if (request.threads != 1) fail(who + ": the environment's threads run the search; it takes no threads");
   check_vector_search(request, who);

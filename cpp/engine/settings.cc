@@ -72,20 +72,10 @@ const std::vector<Option>& options_of(Algorithm a) {
 
 bool sampling(Algorithm a) { return a == Algorithm::kMcts || a == Algorithm::kIsmcts || a == Algorithm::kPimc; }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-// ['a', 'b'], as Python prints a sorted list of names.
-std::string name_list(std::vector<std::string> names) {
-  std::sort(names.begin(), names.end());
-  std::string out = "[";
-  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + quoted(names[i]);
-  return out + "]";
-}
-
 std::string choices() {
-  std::string out = "('auto'";
-  for (const char* n : kAlgorithmNames) out += std::string(", '") + n + "'";
-  return out + ")";
+  std::string out = quoted("auto");
+  for (const char* n : kAlgorithmNames) out += ", " + quoted(n);
+  return out;
 }
 
 // The value of option `o` read from `v`, checked.
@@ -201,9 +191,17 @@ Algorithm parse_algorithm(const std::string& name, const std::string& who) {
 }
 
 std::string shown(const Json& v) {
-  std::string text = v.type() == Json::Type::kBool ? (v.as_bool("") ? "True" : "False") : v.dump();
-  if (v.type() == Json::Type::kString) text = "'" + v.as_string("") + "'";
+  const std::string text = v.dump();
   return text.size() <= 80 ? text : text.substr(0, 77) + "...";
+}
+
+std::string quoted(const std::string& name) { return Json::string(name).dump(); }
+
+std::string name_list(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + quoted(names[i]);
+  return out + "]";
 }
 
 int64_t integer_in(const Json& v, const std::string& what, int64_t lo, int64_t hi) {
@@ -240,7 +238,7 @@ Evaluator evaluator_in(const Json& v, const std::string& what) {
 }
 
 bool flag_in(const Json& v, const std::string& what) {
-  if (v.type() != Json::Type::kBool) fail(what + " must be True or False, got " + shown(v));
+  if (v.type() != Json::Type::kBool) fail(what + " must be true or false, got " + shown(v));
   return v.as_bool(what);
 }
 

@@ -87,7 +87,10 @@ uint64_t seed_in(const Json& v, const std::string& what);
 double real_in(const Json& v, const std::string& what, bool zero_allowed);
 bool flag_in(const Json& v, const std::string& what);
 Evaluator evaluator_in(const Json& v, const std::string& what);  // a leaf evaluator by name (search/evaluation.h)
-// A value as a person would read it in a message (short: a client's value may be a megabyte).
+// A value as a person would read it in a message, as JSON (short: a client's value may be a
+// megabyte). The engine's messages show values and names as JSON, whichever door they pass.
 std::string shown(const Json& v);
+std::string quoted(const std::string& name);            // "name"
+std::string name_list(std::vector<std::string> names);  // ["a", "b"], sorted
 
 }  // namespace nutcore::engine

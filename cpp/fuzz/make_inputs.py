@@ -82,6 +82,7 @@ def protocol_and_abi(out: Path, rng: random.Random) -> None:
             {"cmd": "status"},
         ]
         (lines / name).write_text("\n".join(json.dumps(m) for m in session))
+        (lines / f"{name}-every-command").write_text(every_command(name, game, seat))
         states, _ = play(game, rng)
         for i, state in enumerate(rng.sample(states, 4)):
             (abi / f"{name}-position-{i}").write_text(json.dumps(state.to_json()))
@@ -91,6 +92,34 @@ def protocol_and_abi(out: Path, rng: random.Random) -> None:
     ):
         (abi / f"request-{i}").write_text(json.dumps(request))
     (abi / "limits").write_text(json.dumps({"iterations": 1000, "time_limit": 1, "file_params": False}))
+
+
+# A plausible value for each request field of the engine's command table (the fuzzer mutates them).
+FIELD_VALUES = {
+    "players": 2,
+    "params": {},
+    "seed": 3,
+    "moves": [0],
+    "memory_aids": False,
+    "algorithm": "auto",
+    "iterations": 20,
+    "time_limit": 0.01,
+    "threads": 1,
+    "options": {},
+    "bot": "greedy",
+    "count": 1,
+}
+
+
+def every_command(name: str, game, seat: dict) -> str:
+    """Each command of the engine's one table once, after a new game, with all its fields: a seed
+    that reaches every handler and every field check."""
+    values = {**FIELD_VALUES, "game": name, "position": game.new_initial_state().to_json(), **seat}
+    lines = [json.dumps({"cmd": "new_game", "game": name, "seed": 3, **seat})]
+    for command, fields in nutcore._core.engine_commands():
+        if command != "quit":
+            lines.append(json.dumps({"cmd": command, "id": command, **{f: values.get(f) for f in fields}}))
+    return "\n".join(lines + [json.dumps({"cmd": "quit"})])
 
 
 if __name__ == "__main__":

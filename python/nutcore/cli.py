@@ -272,18 +272,25 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _engine(args: argparse.Namespace) -> int:
-    from nutcore.engine import Limits, run_stdio
+def _limits(args: argparse.Namespace, default: dict):
+    """The engine's Limits from --limits (a JSON object; absent: `default`) and the flags."""
+    from nutcore.engine import Limits
 
-    limits = json.loads(args.limits) if args.limits else {}
+    limits = json.loads(args.limits) if args.limits else dict(default)
     if not isinstance(limits, dict):
         raise ValueError('--limits takes a JSON object, as nutcore.engine.Limits: {"iterations": 100000, ...}')
-    limits.update({"file_params": True} if args.allow_files else {})
+    limits.update({"file_params": True} if getattr(args, "allow_files", False) else {})
     limits.update({"test_hooks": True} if args.test_hooks else {})
     try:
-        return run_stdio(limits=Limits(**limits))
+        return Limits(**limits)
     except TypeError as e:
         raise ValueError(f"--limits: {e}") from None
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from nutcore.engine import run_stdio
+
+    return run_stdio(limits=_limits(args, {}))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -294,7 +301,8 @@ def _serve(args: argparse.Namespace) -> int:
         from nutcore.web import server
     except ImportError as e:
         raise ValueError(f'serve needs the web extra ({e.name or e} is missing): pip install "nutcore[web]"') from None
-    return server.serve(args.host, args.port, open_browser=args.open)
+    limits = _limits(args, server.WEB_LIMITS.to_json()) if args.limits or args.test_hooks else server.WEB_LIMITS
+    return server.serve(args.host, args.port, open_browser=args.open, limits=limits)
 
 
 def _export_web(args: argparse.Namespace) -> int:
@@ -439,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="0: any free port")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument(
+        "--limits",
+        help="caps on what each client may ask, as nutcore.engine.Limits (default: the web limits, docs/web.md)",
+    )
+    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)  # the test suites' view of the truth
     p.set_defaults(run=_serve)
 
     p = sub.add_parser(

@@ -309,14 +309,15 @@ def server_config(app, **kwargs) -> Any:
     )
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> int:
-    """Runs the server until Ctrl-C or SIGTERM; prints where it listens."""
+def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, limits: Limits = WEB_LIMITS) -> int:
+    """Runs the server until Ctrl-C or SIGTERM; prints where it listens. `limits`: what each
+    client may ask (create_app)."""
     import uvicorn
 
     sock = bind(host, port)
     url = url_of(sock)
     wildcard = host in ("0.0.0.0", "::", "")
-    app = create_app(hosts=(*LOCAL_NAMES, host), any_ip=wildcard)
+    app = create_app(limits, hosts=(*LOCAL_NAMES, host), any_ip=wildcard)
     print(f"nutcore serve: listening on {url} (Ctrl-C stops)", flush=True)
     if host not in LOCAL_NAMES:
         print("nutcore serve: reachable from other machines: anyone who reaches it can run searches", flush=True)

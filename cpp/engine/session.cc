@@ -1,0 +1,270 @@
+// A game in play (session.h): the moves, chance, undo and the views of one connection, and the
+// rule of what a seat may see.
+#include "engine/session.h"
+
+#include <cstdint>
+#include <stdexcept>
+
+namespace nutcore::engine {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& code, const std::string& message) { throw SessionError{code, message}; }
+
+MoveView move_view(const AnyState& state, Action action) { return {action, state.action_to_string(action), {}}; }
+
+}  // namespace
+
+Json MoveView::to_json() const {
+  Json m = Json::object();
+  m.set("action", Json::integer(action));
+  m.set("action_string", Json::string(text));
+  if (probability) m.set("probability", Json::number(*probability));
+  return m;
+}
+
+Json StatusView::to_json(bool searching) const {
+  Json s = Json::object();
+  s.set("current_player", current_player >= 0 ? Json::integer(current_player) : Json::null());
+  s.set("chance", Json::boolean(chance));
+  s.set("terminal", Json::boolean(terminal));
+  Json out_scores = Json::null(), out_returns = Json::null();
+  if (scores) {
+    out_scores = Json::array();
+    for (int x : *scores) out_scores.push(Json::integer(x));
+  }
+  if (returns) {
+    out_returns = Json::array();
+    for (double x : *returns) out_returns.push(Json::number(x));
+  }
+  s.set("scores", out_scores);
+  s.set("returns", out_returns);
+  s.set("searching", Json::boolean(searching));
+  return s;
+}
+
+void Session::start(std::shared_ptr<const AnyGame> game, std::string name, std::optional<int> seat, uint64_t seed) {
+  game_ = std::move(game);
+  name_ = std::move(name);
+  seat_ = seat;
+  seed_ = seed;
+  rng_.reseed(seed);
+  state_ = game_->new_initial_state();
+  undo_.clear();
+}
+
+void Session::set_position(const Json& position, const std::string& who) {
+  state(who);
+  try {
+    state_ = game_->state_from_json(position);
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", who + ": " + e.what());
+  }
+  undo_.clear();
+}
+
+const AnyState& Session::state(const std::string& who) const {
+  if (!state_) refuse("no_game", who + ": no game yet; send new_game first");
+  return *state_;
+}
+
+const AnyState& Session::to_search(const std::string& who, bool own_seat_only) const {
+  const AnyState& now = state(who);
+  if (now.is_terminal() || now.is_chance_node())
+    refuse("not_now", who + ": there is no move to choose (" +
+                          (now.is_terminal() ? std::string("the game is over") : "a chance node: send chance") + ")");
+  if (own_seat_only && hiding() && now.current_player() != *seat_)
+    refuse("hidden", who + ": seat " + std::to_string(now.current_player()) +
+                         " is to move; this connection plays seat " + std::to_string(*seat_) +
+                         " and sees only its own searches (send go to let the engine play that seat)");
+  return now;
+}
+
+bool Session::hiding() const { return seat_ && game_ && game_->info().hidden_information; }
+
+// Always for perfect information and for a host; for a seat of a game of hidden information only
+// its own decisions. The engine names no game, so it cannot tell a public die roll from a private
+// card draw: it tells the seat nothing it cannot read from its own view (board).
+bool Session::may_see_choice(const AnyState& state) const {
+  return !hiding() || (!state.is_chance_node() && state.current_player() == *seat_);
+}
+
+std::optional<MoveView> Session::seen(const AnyState& state, Action action) const {
+  if (!may_see_choice(state)) return std::nullopt;
+  return move_view(state, action);
+}
+
+StatusView Session::status() const {
+  const AnyState& state = *state_;
+  StatusView s;
+  s.current_player = state.current_player();
+  s.chance = state.is_chance_node();
+  s.terminal = state.is_terminal();
+  // A seat of a game of hidden information reads the scores it may know from its board; the
+  // result is announced when the game is over.
+  if (!hiding() || state.is_terminal()) {
+    s.scores = state.scores();
+    s.returns = state.returns();
+  }
+  return s;
+}
+
+std::optional<std::vector<MoveView>> Session::legal() const {
+  const AnyState& state = *state_;
+  std::vector<MoveView> out;
+  if (state.is_terminal()) return out;
+  if (!may_see_choice(state)) return std::nullopt;
+  if (state.is_chance_node()) {
+    for (const auto& [a, p] : state.chance_outcomes()) {
+      MoveView m = move_view(state, a);
+      m.probability = p;
+      out.push_back(std::move(m));
+    }
+    return out;
+  }
+  for (Action a : state.legal_actions()) out.push_back(move_view(state, a));
+  return out;
+}
+
+Json Session::position(const std::string& who) const {
+  const AnyState& now = state(who);
+  if (hiding())  // even at the end: cards discarded unseen stay unseen
+    refuse("hidden",
+           who + ": the position holds what seat " + std::to_string(*seat_) + " has not seen; ask for the board");
+  return now.to_json();
+}
+
+Session::Board Session::board(std::optional<int> seat, bool memory_aids, const std::string& who) const {
+  const AnyState& now = state(who);
+  if (hiding()) {
+    if (seat && *seat != *seat_)
+      refuse("hidden",
+             who + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
+    seat = *seat_;
+  }
+  Board b;
+  b.seat = seat;
+  b.memory_aids = memory_aids;
+  const int s = seat ? *seat : -1;
+  if (!memory_aids) {
+    b.text = now.present_string(s);
+    b.json = now.present_json(s);
+  } else if (!seat) {
+    b.text = now.to_string();
+    b.json = now.to_json();
+  } else {
+    b.text = now.information_string(s);
+    b.json = now.view_json(s);
+  }
+  return b;
+}
+
+Action Session::resolve_move(const AnyState& state, const MoveRef& move, size_t index, const std::string& who) const {
+  std::string text = move.shown;
+  if (text.empty())
+    text = std::holds_alternative<int64_t>(move.move) ? std::to_string(std::get<int64_t>(move.move))
+                                                      : Json::string(std::get<std::string>(move.move)).dump();
+  if (text.size() > 80) text = text.substr(0, 80);
+  const std::string where = who + ": move " + std::to_string(index) + " (" + text + ")";
+  if (state.is_terminal()) refuse("illegal_move", where + ": the game is over");
+  const bool chance = state.is_chance_node();
+  const int player = state.current_player();
+  if (!may_see_choice(state)) {
+    if (chance)
+      refuse("hidden",
+             where + ": chance outcomes are drawn by the engine for seat " + std::to_string(*seat_) + "; send chance");
+    refuse("hidden", where + ": seat " + std::to_string(player) + "'s move is hidden from seat " +
+                         std::to_string(*seat_) + "; send go to let the engine play it");
+  }
+  Action action = -1;
+  if (const auto* name = std::get_if<std::string>(&move.move)) {
+    try {
+      action = state.string_to_action(*name);
+    } catch (const std::invalid_argument&) {
+      action = -1;
+    }
+  } else {
+    const int64_t id = std::get<int64_t>(move.move);
+    if (id >= 0 && id <= INT32_MAX) action = static_cast<Action>(id);
+  }
+  if (action < 0 || !state.is_legal(action))
+    refuse("illegal_move",
+           where + ": not " +
+               (chance ? std::string("a chance outcome") : "a legal move for seat " + std::to_string(player)) +
+               " here (nothing was applied; send legal)");
+  return action;
+}
+
+std::vector<Played> Session::apply(const std::vector<MoveRef>& moves, const std::string& who) {
+  std::unique_ptr<AnyState> now = state(who).clone();
+  std::vector<Played> played;
+  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> before;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Action action = resolve_move(*now, moves[i], i, who);
+    played.push_back({now->current_player(), move_view(*now, action)});
+    before.emplace_back(now->clone(), !now->is_chance_node());
+    now->apply_action(action);
+  }
+  state_ = std::move(now);  // all or nothing: the position changes only here
+  for (auto& b : before) undo_.push_back(std::move(b));
+  return played;
+}
+
+Played Session::chance(const std::string& who) {
+  AnyState& now = *state_;
+  if (!now.is_chance_node())
+    refuse("not_now", who + ": not a chance node (current player " + std::to_string(now.current_player()) + ")");
+  const auto outcomes = now.chance_outcomes();
+  double total = 0;
+  for (const auto& o : outcomes) total += o.second;
+  const double u = rng_.uniform() * total;
+  size_t k = 0;
+  double sum = 0;
+  for (; k + 1 < outcomes.size(); ++k) {
+    sum += outcomes[k].second;
+    if (u < sum) break;
+  }
+  const auto [action, probability] = outcomes[k];
+  Played out{now.current_player(), seen(now, action)};
+  if (out.move) out.move->probability = probability;  // where the outcomes may be seen
+  undo_.emplace_back(now.clone(), false);
+  now.apply_action(action);
+  return out;
+}
+
+Played Session::play(Action action) {
+  Played out{state_->current_player(), seen(*state_, action)};
+  undo_.emplace_back(state_->clone(), false);
+  state_->apply_action(action);
+  return out;
+}
+
+int Session::undo(int count, const std::string& who) {
+  state(who);
+  // Back to before the count-th last move the connection gave by apply, undoing whatever followed
+  // it (the engine's moves, chance).
+  std::vector<size_t> own;
+  for (size_t i = 0; i < undo_.size(); ++i)
+    if (undo_[i].second) own.push_back(i);
+  if (own.size() < static_cast<size_t>(count))
+    refuse("not_now", who + ": " + std::to_string(count) + " move(s) of this connection to undo wanted, " +
+                          (own.empty() ? std::string("none") : "only " + std::to_string(own.size())) +
+                          " since the game or position began (undo takes back moves given by apply)");
+  const size_t index = own[own.size() - count];
+  std::unique_ptr<AnyState> before = std::move(undo_[index].first);
+  undo_.erase(undo_.begin() + static_cast<long>(index), undo_.end());
+  if (hiding()) {
+    // The truth behind the seat's view is drawn afresh from what the seat knows: else undoing and
+    // replaying would sample the same hidden cards again and again and give them away.
+    before = before->resample(*seat_, rng_.next());
+  }
+  state_ = std::move(before);
+  return count;
+}
+
+void Session::replace_truth(const Json& position) {
+  if (!state_) throw std::invalid_argument("no game yet");
+  state_ = game_->state_from_json(position);
+}
+
+}  // namespace nutcore::engine

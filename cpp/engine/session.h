@@ -1,0 +1,132 @@
+// A game in play, as one connection sees it: the engine's typed face below the protocol. It holds
+// the game, the optional seat the connection plays, the position, the history that undo walks
+// back, and the generator that draws chance; it answers in types, parses no text, and decides
+// alone what a seat may see. Its errors are SessionError, each with the stable code the protocol
+// sends (docs/engine-protocol.md, "Errors").
+//
+// The protocol (protocol.cc) reads a request's fields, calls one of these and writes the reply;
+// it keeps what belongs to a connection (the lines, the threads a search runs on, the limits).
+// A Session is not thread-safe: its owner locks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/json.h"
+#include "core/rng.h"
+#include "engine/any.h"
+
+namespace nutcore::engine {
+
+// code: the protocol's error code (no_game, not_now, hidden, illegal_move, bad_request).
+struct SessionError {
+  std::string code;
+  std::string message;
+};
+
+// A move or a chance outcome, as a connection may see it.
+struct MoveView {
+  Action action = -1;
+  std::string text;                   // its action string
+  std::optional<double> probability;  // a chance outcome's, where the outcomes may be seen
+  Json to_json() const;
+};
+
+// Where the game stands. Scores and returns are absent where the seat may not know them yet.
+struct StatusView {
+  int current_player = -1;  // -1: nobody (a chance node or the end)
+  bool chance = false;
+  bool terminal = false;
+  std::optional<std::vector<int>> scores;
+  std::optional<std::vector<double>> returns;
+  Json to_json(bool searching) const;
+};
+
+// A move that was played: whose, and what it was unless the connection may not see it.
+struct Played {
+  int player = -1;
+  std::optional<MoveView> move;  // nullopt: hidden from the connection's seat
+};
+
+// A move as a client names it: an action id or an action string.
+struct MoveRef {
+  std::variant<int64_t, std::string> move;
+  std::string shown;  // as the client wrote it, for messages (empty: the move's own text)
+};
+
+class Session {
+ public:
+  // A new game: `seat` is the seat the connection plays (nullopt: it hosts the game and sees
+  // everything); `seed` seeds the draws of chance.
+  void start(std::shared_ptr<const AnyGame> game, std::string name, std::optional<int> seat, uint64_t seed);
+  // A position of the same game, in its JSON form; the history starts again from it.
+  void set_position(const Json& position, const std::string& who);
+
+  bool started() const { return state_ != nullptr; }
+  const std::string& name() const { return name_; }
+  std::optional<int> seat() const { return seat_; }
+  uint64_t seed() const { return seed_; }
+  const AnyGame& game() const { return *game_; }
+  // The position (no_game if none): its truth, for the searches and the test hooks.
+  const AnyState& state(const std::string& who) const;
+
+  // The position a search starts from (not_now at a chance node or the end). own_seat_only: a
+  // seat's connection searches only for its own seat (hidden otherwise; go plays the others).
+  const AnyState& to_search(const std::string& who, bool own_seat_only) const;
+  // Whether the connection sees only a seat's part of a game of hidden information.
+  bool hiding() const;
+  // Whether the connection may see the choices at `state` and which one is taken.
+  bool may_see_choice(const AnyState& state) const;
+  std::optional<MoveView> seen(const AnyState& state, Action action) const;
+
+  StatusView status() const;
+  // The legal moves (a chance node's outcomes with their probabilities); nullopt where the
+  // connection may not see them.
+  std::optional<std::vector<MoveView>> legal() const;
+  // The position in the game's JSON form; hidden for a seat of a game of hidden information.
+  Json position(const std::string& who) const;
+  // The board as `seat` (nullopt: everyone) sees it, as text and JSON; a seat's connection sees
+  // its own seat only.
+  struct Board {
+    std::optional<int> seat;
+    bool memory_aids = true;
+    std::string text;
+    Json json;
+  };
+  Board board(std::optional<int> seat, bool memory_aids, const std::string& who) const;
+
+  // Plays the connection's moves, all or none (illegal_move, hidden: nothing changed).
+  std::vector<Played> apply(const std::vector<MoveRef>& moves, const std::string& who);
+  // Draws the chance outcome with the session's generator and plays it.
+  Played chance(const std::string& who);
+  // Plays a move chosen by the engine (go) on the position.
+  Played play(Action action);
+  // Back to before the connection's count-th last move; the truth behind a seat's view is drawn
+  // afresh. Returns the count.
+  int undo(int count, const std::string& who);
+
+  uint64_t next_seed() { return rng_.next(); }  // for searches and bots
+  void reseed(uint64_t seed) { rng_.reseed(seed); }
+  // For the test hooks: a state the seat cannot tell from the truth.
+  void replace_truth(const Json& position);
+
+ private:
+  Action resolve_move(const AnyState& state, const MoveRef& move, size_t index, const std::string& who) const;
+
+  std::shared_ptr<const AnyGame> game_;
+  std::string name_;
+  std::unique_ptr<AnyState> state_;
+  std::optional<int> seat_;
+  uint64_t seed_ = 0;
+  Rng rng_{0};
+  // Positions before each change since start / set_position, for undo: (state, own), own marking
+  // a move the connection gave itself by apply (what undo counts).
+  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> undo_;
+};
+
+}  // namespace nutcore::engine
