@@ -42,7 +42,7 @@ const std::vector<std::string>& command_names() {
 }
 
 // best_move's own fields; a search's options may not smuggle them in.
-const std::vector<std::string> kSearchFields = {"algorithm", "iterations", "time_limit", "threads", "seed"};
+const std::vector<std::string>& kSearchFields = request_fields();
 
 bool valid_id(const Json& rid) {
   const auto t = rid.type();
@@ -262,6 +262,8 @@ Json parse_line(std::string line) {
     std::string why = e.what();
     if (why.rfind("JSON: ", 0) == 0) why = why.substr(6);
     if (why == "nested too deeply") refuse("bad_json", "the JSON is nested too deeply");
+    // Only a door that takes whole strings (the C ABI, a WebSocket message) passes a newline inside.
+    if (line.find('\n') != std::string::npos) why += " (one line is one request, and this one holds a newline)";
     refuse("bad_json", "not valid JSON: " + why);
   }
   if (!duplicates.empty()) {
@@ -892,21 +894,7 @@ Json Engine::board(const Json& msg) {
              cmd + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
     seat = *seat_;
   }
-  Json r = Json::object();
-  r.set("seat", seat ? Json::integer(*seat) : Json::null());
-  r.set("memory_aids", Json::boolean(memory_aids));
-  const int s = seat ? static_cast<int>(*seat) : -1;
-  if (!memory_aids) {
-    r.set("text", Json::string(state.present_string(s)));
-    r.set("json", state.present_json(s));
-  } else if (!seat) {
-    r.set("text", Json::string(state.to_string()));
-    r.set("json", state.to_json());
-  } else {
-    r.set("text", Json::string(state.information_string(s)));
-    r.set("json", state.view_json(s));
-  }
-  return r;
+  return board_json(state, seat ? std::optional<int>(static_cast<int>(*seat)) : std::nullopt, memory_aids);
 }
 
 Json Engine::status_cmd(const Json& msg) {
@@ -921,29 +909,11 @@ Json Engine::status_cmd(const Json& msg) {
 }
 
 Json Engine::search_settings(const Json& msg, const std::string& cmd) const {
-  Json settings = Json::object();
-  if (const Json* a = field(msg, cmd, "algorithm", {Json::Type::kString})) settings.set("algorithm", *a);
-  for (const char* key : {"iterations", "threads", "seed"})
-    if (const Json* v = field(msg, cmd, key, {Json::Type::kInt})) settings.set(key, *v);  // best_move checks the ranges
-  if (const Json* t = field(msg, cmd, "time_limit", {Json::Type::kInt, Json::Type::kDouble}))
-    settings.set("time_limit", *t);
-  if (const Json* options = field(msg, cmd, "options", {Json::Type::kObject})) {
-    std::vector<std::string> clash;
-    for (const auto& [key, value] : options->items("options")) {
-      (void)value;
-      if (key == "state" || key == "stop" ||
-          std::find(kSearchFields.begin(), kSearchFields.end(), key) != kSearchFields.end())
-        clash.push_back(key);
-    }
-    if (!clash.empty()) {
-      std::sort(clash.begin(), clash.end());
-      std::string list;
-      for (size_t i = 0; i < clash.size(); ++i) list += (i ? ", " : "") + clash[i];
-      refuse("bad_request", cmd + ": " + list + " go in the request itself, not in options");
-    }
-    for (const auto& [key, value] : options->items("options")) settings.set(key, value);
+  try {
+    return request_settings(msg, cmd, false);  // the C ABI's nc_best_move reads requests the same way
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", e.what());
   }
-  return settings;
 }
 
 // Refuses search settings above the connection's limits; gives a tree search the cap on its
