@@ -27,6 +27,7 @@ import nutcore
 NC_ABI_VERSION = 2  # the header's #define
 NC_CHANCE = -1
 NC_TERMINAL = -4
+NC_NO_SEAT = -1  # nc_state_board: no seat, everyone's board
 
 
 class Status(enum.IntEnum):
@@ -87,6 +88,7 @@ _PROTOTYPES = [
     ("nc_state_sample_chance", _status, [_handle, c_uint64, POINTER(c_int)]),
     ("nc_state_random_playouts", _status, [_handle, c_int64, c_uint64, _handle, POINTER(c_int64)]),
     ("nc_state_observation_json", _status, [_handle, c_int, _string_out]),
+    ("nc_state_board", _status, [_handle, c_int, c_int, _string_out]),
     # stopping a call from another thread
     ("nc_stop_new", _status, [_handle_out]),
     ("nc_stop_trigger", _status, [_handle]),
@@ -328,6 +330,10 @@ class CapiState(_Owned):
 
     def observation_json(self, seat: int) -> dict:
         return call_json(lib.nc_state_observation_json, self.handle, seat)
+
+    def board(self, seat: Optional[int] = None, memory_aids: bool = True) -> dict:
+        """nc_state_board: {"seat", "memory_aids", "text", "json"}; seat None is NC_NO_SEAT."""
+        return call_json(lib.nc_state_board, self.handle, NC_NO_SEAT if seat is None else seat, int(memory_aids))
 
     def best_move(self, request: Any = None, stop: Optional[CapiStop] = None) -> dict:
         """nc_best_move: request a dict (json.dumps), raw JSON text, or None for the defaults."""

@@ -245,6 +245,104 @@ def test_best_move_is_the_python_packages():
     assert state.best_move("")["action"] in state.legal_action_ids()
 
 
+def _ask(engine: int, **msg) -> dict:
+    """One request through an engine handle; its reply (progress lines skipped)."""
+    msg.setdefault("id", "q")
+    assert lib.nc_engine_send(engine, json.dumps(msg).encode()) == NC_OK
+    return _reply(engine, msg["id"])
+
+
+def _without_elapsed(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k != "elapsed"}
+
+
+def test_best_move_takes_the_protocols_request():
+    """nc_best_move reads the protocol's best_move request (options nested) with the protocol's own
+    checks and messages, and the same search comes of it; options beside the fields (the older
+    form) give that search too."""
+    state = CapiGame("auf_die_nuesse", {"players": 2}).new_state()
+    _to_decision(state, seed=5)
+    engine = _engine()
+    _ask(engine, cmd="new_game", game="auf_die_nuesse", players=2, seed=1)
+    _ask(engine, cmd="set_position", position=state.to_json())
+    for request in (
+        {"algorithm": "mcts", "iterations": 80, "seed": 2, "options": {"exploration": 0.5, "max_nodes": 5000}},
+        {"algorithm": "expectimax", "seed": 1, "options": {"depth": 2, "pruning": False}},
+        {"iterations": 60, "seed": 3, "options": {}},
+    ):
+        ours = state.best_move(request)
+        theirs = _ask(engine, cmd="best_move", **request)["result"]
+        flat = state.best_move({**{k: v for k, v in request.items() if k != "options"}, **request["options"]})
+        assert _without_elapsed(ours) == _without_elapsed(theirs) == _without_elapsed(flat), request
+    out = c_void_p(SENTINEL)
+    for bad in (
+        {"options": {"iterations": 5}},
+        {"options": {"stop": True, "seed": 1}},
+        {"options": 3},
+        {"options": None},
+        {"options": {"warp": 9}},
+        {"options": {"exploration": -1}},
+        {"algorithm": "expectimax", "options": {"exploration": 1}},
+        {"iterations": None},
+        {"iterations": 1.5},
+        {"iterations": True},
+        {"seed": "7"},
+        {"time_limit": "soon"},
+        {"algorithm": 5},
+        {"algorithm": "solver", "iterations": 5},
+    ):
+        message = _fails(
+            NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, json.dumps(bad).encode(), None, byref(out)
+        )
+        refused = _ask(engine, cmd="best_move", **bad)
+        assert refused["error"] == "bad_request" and refused["message"] == message, (bad, refused, message)
+    twice = b'{"exploration": 1, "options": {"exploration": 1}}'
+    assert "given twice" in _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, twice, None, byref(out))
+    assert out.value == SENTINEL
+    lib.nc_engine_free(engine)
+
+
+def _walk(name: str, steps: int, seed: int = 1) -> CapiState:
+    """A 2-player game of `name` after `steps` greedy moves and drawn outcomes (or at its end)."""
+    state = CapiGame(name, {"players": 2}).new_state()
+    bot = CapiBot("greedy")
+    bot.reset(seed)
+    for step in range(steps):
+        player = state.current_player()
+        if player == NC_TERMINAL:
+            break
+        state.apply(state.sample_chance(seed + step) if player == NC_CHANCE else bot.move(state))
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_board_is_the_protocols_board(name):
+    """nc_state_board draws what the protocol's board draws for the same position: for every seat
+    and none, memory aids on and off; with aids a seat's text is the package's information state."""
+    engine = _engine()
+    differed = False
+    for steps in (0, 15, 40, 90):
+        state = _walk(name, steps)
+        _ask(engine, cmd="new_game", game=name, players=2, seat=None, seed=1)
+        _ask(engine, cmd="set_position", position=state.to_json())
+        py = nutcore.load_game(name, players=2).state_from_json(state.to_json())
+        for seat in (None, 0, 1):
+            for aids in (True, False):
+                ours = state.board(seat, aids)
+                theirs = _ask(engine, cmd="board", seat=seat, memory_aids=aids)
+                assert ours == {k: theirs[k] for k in ("seat", "memory_aids", "text", "json")}, (steps, seat, aids)
+            if seat is not None:
+                assert state.board(seat)["text"] == py.information_state_string(seat)
+                assert state.board(seat)["json"] == state.observation_json(seat)
+                drawn = [(b["text"], b["json"]) for b in (state.board(seat, True), state.board(seat, False))]
+                differed |= drawn[0] != drawn[1]
+    assert state.board()["text"] == str(py)
+    # The boards with and without memory aids differ somewhere exactly in the memory games.
+    listed = {g["name"]: g for g in json.loads(call_string(lib.nc_list_games))}
+    assert differed == listed[name]["memory_aids"]
+    lib.nc_engine_free(engine)
+
+
 def test_exact_searches_take_a_time_limit():
     """nc_best_move's time_limit for expectimax (its deepest complete depth) and the solver
     (NC_STOPPED when it cannot finish); iterations and threads stay refused."""
@@ -298,6 +396,35 @@ def test_searches_read_only_what_the_seat_knows(name):
                     assert ours == theirs, step
                     checked += 1
                     break
+        state.apply(state.sample_chance(step) if player == NC_CHANCE else bot.move(state))
+        step += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if nutcore.load_game(g).new_initial_state().hidden_information])
+def test_a_seats_board_shows_nothing_it_has_not_seen(name):
+    """Two true states that differ only in what seat 0 has not seen (the package's
+    resample_from_infostate) give seat 0 the same nc_state_board, memory aids on and off, while
+    the whole positions' boards tell them apart."""
+    game = CapiGame(name)
+    py_game = nutcore.load_game(name)
+    state = game.new_state()
+    bot = CapiBot("greedy")
+    bot.reset(2)
+    checked = step = 0
+    while checked < 6 and state.current_player() != NC_TERMINAL and step < 400:
+        if step > 4:
+            py = py_game.state_from_json(state.to_json())
+            for seed in range(5):
+                other = py.resample_from_infostate(0, seed).to_json()
+                if other != py.to_json():
+                    twin = game.state_from_json(other)
+                    for aids in (True, False):
+                        assert twin.board(0, aids) == state.board(0, aids), (step, aids)
+                    assert twin.board() != state.board()  # the whole positions do differ
+                    checked += 1
+                    break
+        player = state.current_player()
         state.apply(state.sample_chance(step) if player == NC_CHANCE else bot.move(state))
         step += 1
     assert checked >= 3
@@ -469,6 +596,7 @@ def test_null_handles():
         (lib.nc_state_apply, (None, 0)),
         (lib.nc_state_sample_chance, (None, 1, byref(i))),
         (lib.nc_state_observation_json, (None, 0, byref(s))),
+        (lib.nc_state_board, (None, 0, 1, byref(s))),
         (lib.nc_best_move, (None, None, None, byref(s))),
         (lib.nc_bot_reset, (None, 1)),
         (lib.nc_bot_move, (None, None, None, byref(i))),
@@ -510,6 +638,7 @@ def test_null_values():
     _fails(NC_INVALID_ARGUMENT, lib.nc_state_new, ritter.handle, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_game_num_players, ritter.handle, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_state_observation_json, state.handle, 0, None)
+    _fails(NC_INVALID_ARGUMENT, lib.nc_state_board, state.handle, 0, 1, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, state.handle, None, None, None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_bot_new, b"greedy", None)
     _fails(NC_INVALID_ARGUMENT, lib.nc_engine_new, None, None)
@@ -693,6 +822,8 @@ def test_bad_requests_and_wrong_order():
         _fails(NC_INVALID_ARGUMENT, lib.nc_bot_new, spec, byref(out))
     for seat in (-1, 2, 1000):
         _fails(NC_INVALID_ARGUMENT, lib.nc_state_observation_json, state.handle, seat, byref(out))
+    for seat in (-2, 2, 1000):  # -1 is NC_NO_SEAT
+        _fails(NC_INVALID_ARGUMENT, lib.nc_state_board, state.handle, seat, 1, byref(out))
     # at the end of the game
     end = _terminal_state()
     _fails(NC_INVALID_ARGUMENT, lib.nc_best_move, end.handle, b'{"iterations": 50}', None, byref(out))
@@ -798,6 +929,25 @@ def test_engine_handle():
         assert lib.nc_engine_receive(engine, -1, byref(out)) == NC_CLOSED
         assert out.value == SENTINEL
         lib.nc_engine_free(engine)
+
+
+def test_engine_send_is_one_line():
+    """One nc_engine_send is one line, never split at a newline: two requests in one send get one
+    reply, bad_json saying why, and neither runs; a request written over several lines is one."""
+    engine = _engine()
+    for send in (
+        lambda text: lib.nc_engine_send(engine, text),
+        lambda text: lib.nc_engine_send_bytes(engine, text, len(text)),
+    ):
+        assert send(b'{"cmd": "hello", "id": 1}\n{"cmd": "hello", "id": 2}\n') == NC_OK
+        status, reply = _receive(engine)
+        assert status == NC_OK and reply["type"] == "error" and reply["error"] == "bad_json", reply
+        assert "newline" in reply["message"] and "id" not in reply
+        assert _receive(engine, 0)[0] == NC_TIMEOUT  # the one reply: neither hello ran
+        assert send(b'{"cmd": "hello",\n "id": 3}\r\n') == NC_OK
+        assert _receive(engine)[1]["type"] == "hello"
+        assert _receive(engine, 0)[0] == NC_TIMEOUT
+    lib.nc_engine_free(engine)
 
 
 def test_engine_limits_hold():

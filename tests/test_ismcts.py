@@ -5,6 +5,7 @@ tests/test_information.py; their strength is measured in bench/RESULTS.md.)"""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from test_rules_ritter import BUSHES, THIEVES
@@ -193,31 +194,33 @@ def test_command_line(capsys):
 
 
 def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, capsys):
-    from nutcore.cli import _seen_by, main
+    """`nutcore play` runs an engine connection on the human's seat: seat 0's moves and every draw
+    stay hidden from seat 1 (its board tells what it may know), the truth is never printed, and
+    memory aids (off by default, as on the web page) add what the seat saw to its boards only."""
+    from nutcore.cli import main
 
-    # Seat 0 draws at B3, an undrawn top; seat 2 shouts first, then seat 1 (you, in a 3-player game).
-    state = load(position(players=3, stacks={"B3": 5}))
-    state.apply_action(state.string_to_action("shout Max"))  # seat 1
-    assert not _seen_by(state, state.string_to_action("shout Leo"), 0)  # seat 2's shout: hidden from 0
-    assert _seen_by(state, state.string_to_action("shout Leo"), 2)  # but not from seat 2 itself
-    silent = load(position(players=3, stacks={"B3": 5}))
-    silent.apply_action(16)
-    silent.apply_action(16)  # nobody shouted: the card is drawn
-    assert silent.is_chance_node()
-    draw_max = silent.string_to_action("draw Max")
-    assert _seen_by(silent, draw_max, 0)  # the drawer looks at it
-    assert not _seen_by(silent, draw_max, 1)  # the others see only that it is a thief
-    assert _seen_by(silent, silent.string_to_action("draw hazelnut"), 1)  # a hazelnut lies face up
-    roll = load(position(players=3, phase="roll"))
-    assert all(_seen_by(roll, a, 1) for a, _ in roll.chance_outcomes())
+    def play(*extra: str) -> str:
+        answers = iter(["0"] * 10000)
+        monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+        argv = ["play", "ritter", "--players", "2", "--seat", "1", "--bot", "greedy", "--seed", "5", *extra]
+        assert main(argv) == 0
+        return capsys.readouterr().out
 
-    answers = iter(["0"] * 10000)
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    assert main(["play", "ritter", "--players", "2", "--seat", "1", "--bot", "greedy", "--seed", "5"]) == 0
-    out = capsys.readouterr().out
+    out = play()
     assert "view of seat 1" in out and "game over" in out
-    # The whole truth (str(state), with its "undrawn:" line) is printed once: when the game is over.
-    assert "view of seat 0" not in out and out.count("undrawn:") == 1
+    assert "view of seat 0" not in out and "undrawn:" not in out  # not even at the end
+    moves = [line for line in out.splitlines() if line.startswith("  seat 0 (greedy): ")]
+    assert len(moves) > 5 and all(line.endswith("(hidden: see your board)") for line in moves)
+    assert "chance:" not in out
+    assert not re.search(r"top \S+ seen", out)  # no memory aids: a top seen once is not shown again
+    aided = play("--memory-aids")
+    assert re.search(r"top \S+ seen", aided) and "undrawn:" not in aided
+    assert play("--no-memory-aids") == out
+
+    def not_boards(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith(("  seat 0", "  [", "game over"))]
+
+    assert not_boards(aided) == not_boards(out)  # the same game: only the boards differ
 
 
 # ----- Ritter's greedy bot apart from its playout policy

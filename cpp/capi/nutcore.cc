@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -425,6 +426,15 @@ nc_status nc_state_observation_json(const nc_state* state, int seat, char** json
   });
 }
 
+nc_status nc_state_board(const nc_state* state, int seat, int memory_aids, char** json_out) {
+  NC_CHECK(state, Kind::kState, "state");
+  return guarded([&] {
+    need(json_out, "json_out");
+    const std::optional<int> shown_seat = seat == NC_NO_SEAT ? std::nullopt : std::optional<int>(seat);
+    *json_out = copy_out(engine::board_json(*state->state, shown_seat, memory_aids != 0).dump());
+  });
+}
+
 nc_status nc_stop_new(nc_stop** out) {
   return guarded([&] {
     need(out, "out");
@@ -465,7 +475,9 @@ nc_status nc_best_move(const nc_state* state, const char* request_json, nc_stop*
   if (stop) NC_CHECK(stop, Kind::kStop, "stop");
   return guarded([&] {
     need(result_json, "result_json");
-    const engine::SearchRequest request = engine::parse_search_request(json_arg(request_json, "request", true));
+    // The protocol's best_move request (options nested), or its fields and options side by side.
+    const Json settings = engine::request_settings(json_arg(request_json, "request", true), "best_move", true);
+    const engine::SearchRequest request = engine::parse_search_request(settings);
     const nutcore::StopFlag* flag = stop ? &stop->flag : nullptr;
     *result_json = copy_out(engine::best_move(*state->state, request, flag, nullptr, nullptr).to_json().dump());
   });

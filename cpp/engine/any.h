@@ -246,6 +246,14 @@ class AnyState {
   int checked_seat(int64_t seat, const std::string& what) const;
 };
 
+// The position drawn for a seat, as the protocol's board answers it: {"seat", "memory_aids",
+// "text", "json"}. With a seat, what it knows (memory aids on: information_string, view_json) or
+// what lies in front of it now (off: present_string, present_json); without one, everything
+// (to_string, to_json) or what lies in front of everyone (present_*(-1)). The one drawing behind
+// the protocol's board and the C ABI's nc_state_board; which seat may ask is the caller's rule.
+// std::invalid_argument for a seat out of range.
+Json board_json(const AnyState& state, std::optional<int> seat, bool memory_aids);
+
 // The declared games (CMake's NUTCORE_GAMES), by name, and loading one by name from its
 // parameters (players included). std::invalid_argument names the problem.
 const std::vector<GameInfo>& game_infos();

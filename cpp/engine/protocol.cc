@@ -34,9 +34,6 @@ using Clock = std::chrono::steady_clock;
   throw ProtocolError{code, message, std::nullopt};
 }
 
-// best_move's own fields; a search's options may not smuggle them in.
-const std::vector<std::string> kSearchFields = {"algorithm", "iterations", "time_limit", "threads", "seed"};
-
 bool valid_id(const Json& rid) {
   const auto t = rid.type();
   return t == Json::Type::kNull || t == Json::Type::kString || t == Json::Type::kInt || t == Json::Type::kDouble;
@@ -159,6 +156,8 @@ Json parse_line(std::string line) {
     std::string why = e.what();
     if (why.rfind("JSON: ", 0) == 0) why = why.substr(6);
     if (why == "nested too deeply") refuse("bad_json", "the JSON is nested too deeply");
+    // Only a door that takes whole strings (the C ABI, a WebSocket message) passes a newline inside.
+    if (line.find('\n') != std::string::npos) why += " (one line is one request, and this one holds a newline)";
     refuse("bad_json", "not valid JSON: " + why);
   }
   if (!duplicates.empty()) {
@@ -445,8 +444,11 @@ bool Engine::dispatch(const Json& msg) {
 // and calls its handler (null for quit, which dispatch answers itself), and the protocol doc's
 // table is tested against it. A search's handler answers null: the search answers when it ends.
 const std::vector<Engine::Command>& Engine::commands() {
-  static const std::vector<std::string> search_fields = {"algorithm", "iterations", "time_limit",
-                                                         "threads",   "seed",       "options"};
+  static const std::vector<std::string> search_fields = [] {
+    std::vector<std::string> f = request_fields();  // best_move's, read by request_settings
+    f.push_back("options");
+    return f;
+  }();
   static const std::vector<std::string> go_fields = [] {
     std::vector<std::string> f = search_fields;
     f.push_back("bot");
@@ -704,14 +706,7 @@ Json Engine::board(const Json& msg, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   const std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, session_.game().num_players() - 1, true);
-  const Session::Board b =
-      session_.board(seat ? std::optional<int>(static_cast<int>(*seat)) : std::nullopt, memory_aids, cmd);
-  Json r = Json::object();
-  r.set("seat", b.seat ? Json::integer(*b.seat) : Json::null());
-  r.set("memory_aids", Json::boolean(b.memory_aids));
-  r.set("text", Json::string(b.text));
-  r.set("json", b.json);
-  return r;
+  return session_.board(seat ? std::optional<int>(static_cast<int>(*seat)) : std::nullopt, memory_aids, cmd);
 }
 
 Json Engine::status_cmd(const Json&, const Json*) {
@@ -725,29 +720,11 @@ Json Engine::status_cmd(const Json&, const Json*) {
 }
 
 Json Engine::search_settings(const Json& msg, const std::string& cmd) const {
-  Json settings = Json::object();
-  if (const Json* a = field(msg, cmd, "algorithm", {Json::Type::kString})) settings.set("algorithm", *a);
-  for (const char* key : {"iterations", "threads", "seed"})
-    if (const Json* v = field(msg, cmd, key, {Json::Type::kInt})) settings.set(key, *v);  // best_move checks the ranges
-  if (const Json* t = field(msg, cmd, "time_limit", {Json::Type::kInt, Json::Type::kDouble}))
-    settings.set("time_limit", *t);
-  if (const Json* options = field(msg, cmd, "options", {Json::Type::kObject})) {
-    std::vector<std::string> clash;
-    for (const auto& [key, value] : options->items("options")) {
-      (void)value;
-      if (key == "state" || key == "stop" ||
-          std::find(kSearchFields.begin(), kSearchFields.end(), key) != kSearchFields.end())
-        clash.push_back(key);
-    }
-    if (!clash.empty()) {
-      std::sort(clash.begin(), clash.end());
-      std::string list;
-      for (size_t i = 0; i < clash.size(); ++i) list += (i ? ", " : "") + clash[i];
-      refuse("bad_request", cmd + ": " + list + " go in the request itself, not in options");
-    }
-    for (const auto& [key, value] : options->items("options")) settings.set(key, value);
+  try {
+    return request_settings(msg, cmd, false);  // the C ABI's nc_best_move reads requests the same way
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", e.what());
   }
-  return settings;
 }
 
 // Refuses search settings above the connection's limits; gives a tree search the cap on its

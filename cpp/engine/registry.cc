@@ -123,6 +123,25 @@ int AnyState::checked_seat(int64_t seat, const std::string& what) const {
   return static_cast<int>(seat);
 }
 
+Json board_json(const AnyState& state, std::optional<int> seat, bool memory_aids) {
+  if (seat) seat = state.checked_seat(*seat, "board: seat");
+  Json r = Json::object();
+  r.set("seat", seat ? Json::integer(*seat) : Json::null());
+  r.set("memory_aids", Json::boolean(memory_aids));
+  const int s = seat.value_or(-1);
+  if (!memory_aids) {
+    r.set("text", Json::string(state.present_string(s)));
+    r.set("json", state.present_json(s));
+  } else if (!seat) {
+    r.set("text", Json::string(state.to_string()));
+    r.set("json", state.to_json());
+  } else {
+    r.set("text", Json::string(state.information_string(s)));
+    r.set("json", state.view_json(s));
+  }
+  return r;
+}
+
 bool SearchOutcome::stopped() const {
   const Json* s = extra.find("stopped");
   return s && s->type() == Json::Type::kBool && s->as_bool("stopped");

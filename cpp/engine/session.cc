@@ -134,7 +134,7 @@ Json Session::position(const std::string& who) const {
   return now.to_json();
 }
 
-Session::Board Session::board(std::optional<int> seat, bool memory_aids, const std::string& who) const {
+Json Session::board(std::optional<int> seat, bool memory_aids, const std::string& who) const {
   const AnyState& now = state(who);
   if (hiding()) {
     if (seat && *seat != *seat_)
@@ -142,21 +142,7 @@ Session::Board Session::board(std::optional<int> seat, bool memory_aids, const s
              who + ": this connection plays seat " + std::to_string(*seat_) + ", not seat " + std::to_string(*seat));
     seat = *seat_;
   }
-  Board b;
-  b.seat = seat;
-  b.memory_aids = memory_aids;
-  const int s = seat ? *seat : -1;
-  if (!memory_aids) {
-    b.text = now.present_string(s);
-    b.json = now.present_json(s);
-  } else if (!seat) {
-    b.text = now.to_string();
-    b.json = now.to_json();
-  } else {
-    b.text = now.information_string(s);
-    b.json = now.view_json(s);
-  }
-  return b;
+  return board_json(now, seat, memory_aids);
 }
 
 Action Session::resolve_move(const AnyState& state, const MoveRef& move, size_t index, const std::string& who) const {

@@ -90,15 +90,9 @@ class Session {
   std::optional<std::vector<MoveView>> legal() const;
   // The position in the game's JSON form; hidden for a seat of a game of hidden information.
   Json position(const std::string& who) const;
-  // The board as `seat` (nullopt: everyone) sees it, as text and JSON; a seat's connection sees
-  // its own seat only.
-  struct Board {
-    std::optional<int> seat;
-    bool memory_aids = true;
-    std::string text;
-    Json json;
-  };
-  Board board(std::optional<int> seat, bool memory_aids, const std::string& who) const;
+  // The board reply (seat, memory_aids, text, json) as `seat` (nullopt: everyone) sees it, drawn
+  // by board_json as the C ABI's nc_state_board draws it; a seat's connection sees its own only.
+  Json board(std::optional<int> seat, bool memory_aids, const std::string& who) const;
 
   // Plays the connection's moves, all or none (illegal_move, hidden: nothing changed).
   std::vector<Played> apply(const std::vector<MoveRef>& moves, const std::string& who);

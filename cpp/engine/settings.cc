@@ -275,6 +275,51 @@ SearchRequest parse_search_request(const Json& settings, const std::string& who)
   return r;
 }
 
+const std::vector<std::string>& request_fields() {
+  static const std::vector<std::string> fields = {"algorithm", "iterations", "time_limit", "threads", "seed"};
+  return fields;
+}
+
+Json request_settings(const Json& request, const std::string& who, bool flat_options) {
+  if (request.type() != Json::Type::kObject) fail(who + ": a request is a JSON object, got " + shown(request));
+  const auto is_field = [](const std::string& key) {
+    const auto& fields = request_fields();
+    return std::find(fields.begin(), fields.end(), key) != fields.end();
+  };
+  Json settings = Json::object();
+  for (const auto& [key, value] : request.items(who + ": request")) {
+    const Json::Type t = value.type();
+    if (key == "algorithm") {
+      if (t != Json::Type::kString) fail(who + ": algorithm must be a string, got " + shown(value));
+    } else if (key == "time_limit") {
+      if (t != Json::Type::kInt && t != Json::Type::kDouble)
+        fail(who + ": time_limit must be an integer or a number, got " + shown(value));
+    } else if (is_field(key)) {
+      if (t != Json::Type::kInt) fail(who + ": " + key + " must be an integer, got " + shown(value));
+    } else if (key == "options" || !flat_options) {
+      continue;
+    }
+    settings.set(key, value);
+  }
+  const Json* options = request.find("options");
+  if (!options) return settings;
+  if (options->type() != Json::Type::kObject) fail(who + ": options must be an object, got " + shown(*options));
+  std::vector<std::string> clash;
+  for (const auto& item : options->items(who + ": options"))
+    if (item.first == "state" || item.first == "stop" || is_field(item.first)) clash.push_back(item.first);
+  if (!clash.empty()) {
+    std::sort(clash.begin(), clash.end());
+    std::string list;
+    for (size_t i = 0; i < clash.size(); ++i) list += (i ? ", " : "") + clash[i];
+    fail(who + ": " + list + " go in the request itself, not in options");
+  }
+  for (const auto& [key, value] : options->items(who + ": options")) {
+    if (settings.find(key)) fail(who + ": option " + key + " is given twice, in options and beside them");
+    settings.set(key, value);
+  }
+  return settings;
+}
+
 ResolvedSearch resolve_search(const SearchRequest& request, Algorithm algorithm, const Json& game_defaults,
                               const std::string& who) {
   ResolvedSearch out;

@@ -57,6 +57,20 @@ struct SearchRequest {
 // or seed is as good as absent. `who` prefixes every message ("best_move").
 SearchRequest parse_search_request(const Json& settings, const std::string& who = "best_move");
 
+// best_move's own fields in a request; options may not hold them.
+const std::vector<std::string>& request_fields();
+
+// A best_move request in the protocol's form, {"algorithm", "iterations", "time_limit", "threads",
+// "seed", "options": {...}}, as the settings parse_search_request reads (one flat object): the one
+// reading of the protocol's best_move and go and the C ABI's nc_best_move. The fields' JSON types
+// are checked here as the protocol words them (null is no value here: leave a field out), their
+// values by parse_search_request. Other keys: with `flat_options`, options beside the fields (the
+// older flat form of nc_best_move, as Python's keywords and bot specs give them); without, the
+// caller's (the protocol refuses unknown fields itself) and ignored here. std::invalid_argument,
+// prefixed by `who`, for a field of the wrong type, options that are no object or hold a field
+// (or "state", "stop"), and an option given both in options and beside them.
+Json request_settings(const Json& request, const std::string& who, bool flat_options);
+
 // The settings `algorithm` runs with: defaults, then the game's, then the request's options
 // (checked against `algorithm`'s own), and the budget (iterations default to 1000 when neither
 // iterations nor a time limit is given; expectimax with a time limit and no depth of the request's

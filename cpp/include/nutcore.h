@@ -123,6 +123,15 @@ NC_API nc_status nc_state_random_playouts(const nc_state* state, int64_t count, 
                                           int64_t* transitions_out);
 /* The position as `seat` knows it: what it has not seen marked "hidden" (what to show that seat). */
 NC_API nc_status nc_state_observation_json(const nc_state* state, int seat, char** json_out);
+/* The position drawn for a seat, as the protocol's board answers it: {"seat", "memory_aids",
+ * "text", "json"}, "text" the board as text. seat: a seat, or NC_NO_SEAT for everyone's (the
+ * whole position with memory aids; without them what lies in front of everyone). memory_aids
+ * nonzero: what the seat knows (text as information_state_string, json as
+ * nc_state_observation_json); 0: only what lies in front of it now, without what the game asks its
+ * players to remember (docs/engine-protocol.md, board). The same text and JSON as the protocol's
+ * board for that seat and position. */
+#define NC_NO_SEAT (-1)
+NC_API nc_status nc_state_board(const nc_state* state, int seat, int memory_aids, char** json_out);
 
 /* ----- stopping a call from another thread */
 
@@ -137,14 +146,18 @@ NC_API void nc_stop_free(nc_stop* stop);                           /* once no ca
 
 /* ----- the AI */
 
-/* best_move at a decision node: request_json {"algorithm", "iterations", "time_limit", "threads",
- * "seed", ...options} (NULL or "" for the game's defaults); the result as the protocol's
- * best_move answers it ("action", "action_string", "value", "actions", ...). Every algorithm takes
- * time_limit: expectimax answers with its deepest complete depth, a solver that cannot finish in
- * time fails with NC_STOPPED (docs/engine-protocol.md, best_move). `stop`: NULL, or a stop that
- * ends the search early (its best move so far, or NC_STOPPED: see Stopping above). */
+/* best_move at a decision node: request_json the protocol's best_move request, {"algorithm",
+ * "iterations", "time_limit", "threads", "seed", "options": {...}}, read and checked as the
+ * protocol reads it (a field left out takes its default; null is refused); the options may also
+ * stand beside the fields ({"iterations": 500, "exploration": 1.0}), but no option in both places.
+ * NULL or "" for the game's defaults. The result as the protocol's best_move answers it ("action",
+ * "action_string", "value", "actions", ...). Every algorithm takes time_limit: expectimax answers
+ * with its deepest complete depth, a solver that cannot finish in time fails with NC_STOPPED
+ * (docs/engine-protocol.md, best_move). `stop`: NULL, or a stop that ends the search early (its
+ * best move so far, or NC_STOPPED: see Stopping above). */
 NC_API nc_status nc_best_move(const nc_state* state, const char* request_json, nc_stop* stop, char** result_json);
-/* A bot from a spec ("greedy", "auto:iterations=1000", "level:5", ...: docs/levels.md). */
+/* A bot from a spec ("greedy", "auto:iterations=1000", "level:5", ...: docs/levels.md), the
+ * protocol's go "bot" specs. */
 NC_API nc_status nc_bot_new(const char* spec, nc_bot** out);
 NC_API void nc_bot_free(nc_bot* bot);
 NC_API nc_status nc_bot_reset(nc_bot* bot, uint64_t seed); /* before every game */
@@ -159,7 +172,11 @@ NC_API nc_status nc_bot_move(nc_bot* bot, const nc_state* state, nc_stop* stop, 
 NC_API nc_status nc_engine_new(const char* limits_json, nc_engine** out);
 /* One request line (its newline optional). Every line gets its replies through receive. Once quit
  * is accepted, a line gets the error not_now until the quit reply is queued; the quit reply is
- * the last line, and a send after it returns NC_CLOSED. */
+ * the last line, and a send after it returns NC_CLOSED.
+ * One send is one line, never split at a newline (unlike a stream, where each newline ends a
+ * line): send each request on its own. A newline inside the text is JSON whitespace, so a request
+ * written over several lines is still one request, but two requests in one send are not one JSON
+ * value: they get one reply, the error bad_json, and neither is run. */
 NC_API nc_status nc_engine_send(nc_engine* engine, const char* line);
 /* The same for a line of `length` bytes, which may hold any byte (a NUL too, as a line read from
  * a stream may: the protocol refuses such a line with bad_json, as on stdio). data is never NULL. */

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import queue
 import random
 import shlex
 import sys
@@ -128,8 +129,45 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_action(state, prompt: str, hint) -> int | None:
-    legal = state.legal_actions()
+class _Refused(ValueError):
+    """An engine's error reply: its code ("illegal_move", ...) and message."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class _Connection:
+    """An engine connection (nutcore.engine.Engine), one request at a time: what `nutcore play`
+    shows its human comes from the engine's rules for a seat (docs/engine-protocol.md), not from
+    rules of its own."""
+
+    def __init__(self):
+        from nutcore.engine import Engine
+
+        self._replies: queue.SimpleQueue = queue.SimpleQueue()
+        self._engine = Engine(self._replies.put)  # replies come from the engine's threads too
+        self._id = 0
+
+    def ask(self, cmd: str, **fields) -> dict:
+        """The reply to one request (its progress lines skipped); _Refused for an error."""
+        self._id += 1
+        self._engine.handle_message({"cmd": cmd, "id": self._id, **fields})
+        while True:
+            reply = self._replies.get()
+            if reply.get("id") == self._id and reply["type"] != "info":
+                break
+        if reply["type"] == "error":
+            raise _Refused(reply["error"], reply["message"])
+        return reply
+
+    def close(self) -> None:
+        self._engine.close()
+
+
+def _read_move(moves: list[dict], prompt: str, hint) -> int | str | None:
+    """The human's move: its number in the list (as its action id) or its text (for the engine to
+    read); None to quit."""
     while True:
         try:
             text = input(prompt).strip()
@@ -140,32 +178,9 @@ def _read_action(state, prompt: str, hint) -> int | None:
         if text in ("h", "hint", "?"):
             hint()
             continue
-        if text.isdigit() and int(text) < len(legal):
-            return legal[int(text)]
-        try:
-            action = state.string_to_action(text)
-        except ValueError:
-            action = None
-        if action in legal:
-            return action
-        print(f"  not a legal move: {text!r} (type its number, its text, 'hint' or 'quit')")
-
-
-def _seen_by(state, action: int, seat: int) -> bool:
-    """Whether `seat` can tell `action` (a decision or chance outcome about to be applied) from the
-    other choices there: in games of hidden information a card drawn or a shout given may not be
-    shown to it. Perfect-information games show everything."""
-    if not state.hidden_information:
-        return True
-    options = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-
-    def view(a):
-        after = state.clone()
-        after.apply_action(a)
-        return after.information_state_string(seat)
-
-    mine = view(action)
-    return all(view(a) != mine for a in options if a != action)
+        if text.isdigit() and int(text) < len(moves):
+            return moves[int(text)]["action"]
+        return text
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -175,47 +190,62 @@ def _play(args: argparse.Namespace) -> int:
     hint_iterations = _checks.integer(args.hint_iterations, "--hint-iterations", 1, 10**9)
     seed = _checks.seed(args.seed, "--seed")
     ai = nutcore.make_bot(args.bot)
-    ai.reset(seed)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    check_bot_for(ai, state)  # before the first move, not at the AI's first turn
+    check_bot_for(ai, game.new_initial_state())  # before the first move, not at the AI's first turn
+    rng = random.Random(seed)  # the hints' seeds: asking for one leaves the game's draws as they were
+    # The engine holds the game and plays the human's seat: it decides what that seat may see (its
+    # board, its own moves; a game of hidden information shows no other seat's move or draw).
+    engine = _Connection()
+    try:
+        status = engine.ask("new_game", game=args.game, players=args.players, seat=args.seat, seed=seed)["status"]
 
-    def hint() -> None:
-        # "auto": MCTS with this budget, or the game's exact solver where it applies.
-        result = nutcore.best_move(state, iterations=hint_iterations, seed=rng.getrandbits(62))
-        print(f"  AI suggests: {result.action_string} ({result.algorithm})")
-        for stat in sorted(result.actions, key=lambda s: (-(s.visits or 0), -(s.value or 0))):
-            visits = f"visits {stat.visits:6d}  win share" if stat.visits is not None else "value"
-            print(f"    {stat.action_string:45s} {visits} {stat.value:.3f}")
+        def board() -> str:
+            return engine.ask("board", memory_aids=args.memory_aids)["text"]
 
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = rng.choices(actions, probs)[0]
-            if _seen_by(state, action, args.seat):  # a card you may not see is not printed
-                print(f"  chance: {state.action_to_string(action)}")
-            state.apply_action(action)
-            continue
-        player = state.current_player()
-        if player == args.seat:
-            print()
-            # With hidden information, only what your seat knows.
-            print(state.information_state_string(player) if state.hidden_information else state)
-            for i, a in enumerate(state.legal_actions()):
-                print(f"  [{i}] {state.action_to_string(a)}")
-            action = _read_action(state, f"seat {player}, your move> ", hint)
-            if action is None:
-                print("bye")
-                return 0
-        else:
-            action = ai.step(state)
-            shown = state.action_to_string(action) if _seen_by(state, action, args.seat) else "(hidden from you)"
-            print(f"  seat {player} ({ai.name}): {shown}")
-        state.apply_action(action)
-    print()
-    print(state)
-    print(f"game over: points {state.scores()}, returns {state.returns()}")
-    return 0
+        def hint() -> None:
+            # "auto": the game's own search with this budget, or its exact solver where it applies.
+            result = engine.ask("best_move", iterations=hint_iterations, seed=rng.getrandbits(62))["result"]
+            print(f"  AI suggests: {result['action_string']} ({result['algorithm']})")
+            for stat in sorted(result["actions"], key=lambda s: (-(s.get("visits") or 0), -(s.get("value") or 0))):
+                visits = stat.get("visits")
+                shown = f"visits {visits:6d}  win share" if visits is not None else "value"
+                print(f"    {stat['action_string']:45s} {shown} {stat['value']:.3f}")
+
+        while not status["terminal"]:
+            player = status["current_player"]
+            if status["chance"]:
+                drawn = engine.ask("chance")
+                if not drawn["hidden"]:
+                    print(f"  chance: {drawn['outcome']['action_string']}")
+                status = drawn["status"]
+            elif player == args.seat:
+                print()
+                print(board())
+                moves = engine.ask("legal")["moves"]
+                for i, m in enumerate(moves):
+                    print(f"  [{i}] {m['action_string']}")
+                while True:
+                    move = _read_move(moves, f"seat {player}, your move> ", hint)
+                    if move is None:
+                        print("bye")
+                        return 0
+                    try:
+                        status = engine.ask("apply", moves=[move])["status"]
+                        break
+                    except _Refused as e:
+                        if e.code != "illegal_move":
+                            raise
+                        print(f"  not a legal move: {move!r} (type its number, its text, 'hint' or 'quit')")
+            else:
+                played = engine.ask("go", bot=args.bot)
+                shown = "(hidden: see your board)" if played["hidden"] else played["move"]["action_string"]
+                print(f"  seat {player} ({ai.name}): {shown}")
+                status = played["status"]
+        print()
+        print(board())
+        print(f"game over: points {status['scores']}, returns {status['returns']}")
+        return 0
+    finally:
+        engine.close()
 
 
 def _bestmove(args: argparse.Namespace) -> int:
@@ -404,6 +434,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot", default=DEFAULT_AI, help=f"the AI for the other seats (default: {DEFAULT_AI})")
     p.add_argument("--hint-iterations", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--memory-aids",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="in a memory game (Ritter, Purzelbaum) show everything your seat has seen, not only what lies "
+        "in front of it now (default: off, as on the web page)",
+    )
     p.set_defaults(run=_play)
 
     p = sub.add_parser("bestmove", help="best move and statistics for a position (JSON in, JSON out)")
