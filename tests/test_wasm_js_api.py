@@ -100,6 +100,11 @@ def test_a_bad_request_resolves_with_its_error_reply():
     assert "unknown key 'no_such_limit'" in r["limits"]
 
 
+def test_the_module_loads_from_bytes_a_path_or_a_url_at_once_and_leaves_no_globals():
+    r = run_case("sources")
+    assert r == {"hellos": ["hello"] * 3, "dirname": "undefined", "require": "undefined"}
+
+
 def test_the_raw_module_keeps_progress_lines_for_a_host_without_hooks():
     """Without nutcoreHost a search's progress lines wait for nc_engine_receive (they were dropped),
     and a host without take is no error (it threw inside the search)."""

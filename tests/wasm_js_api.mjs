@@ -161,6 +161,19 @@ const cases = {
     return { unknown, noGame, badId, badField, after: after.type, raw: lines.filter((l) => !("id" in l)), limits };
   },
 
+  // The .wasm from bytes, a path and a file URL, three loads at once: each engine answers, and
+  // the CommonJS globals lent to emscripten's loader are not left behind.
+  async sources() {
+    const wasm = path.join(path.resolve(dir), "nutcore-engine.wasm");
+    const { readFileSync } = await import("node:fs");
+    const engines = await Promise.all(
+      [readFileSync(wasm), wasm, pathToFileURL(wasm)].map((source) => api.createEngine({ wasm: source })),
+    );
+    const hellos = await Promise.all(engines.map((e) => e.request({ cmd: "hello" })));
+    await Promise.all(engines.map((e) => e.close()));
+    return { hellos: hellos.map((h) => h.type), dirname: typeof __dirname, require: typeof require };
+  },
+
   // The raw module without a host: a search's progress lines wait for nc_engine_receive.
   async raw() {
     const M = await api.loadModule();

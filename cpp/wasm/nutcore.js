@@ -64,30 +64,30 @@ async function instantiateFrom(url, imports) {
 export async function loadModule(options = {}) {
   const source = await wasmBytes(options.wasm ?? here("nutcore-engine.wasm"));
   const settings = {};
+  let failure = null;
   if (source instanceof URL) {
     let failed;
-    const failure = new Promise((_, reject) => (failed = reject));
+    failure = new Promise((_, reject) => (failed = reject));
     settings.instantiateWasm = (imports, receive) => {
       instantiateFrom(source, imports).then(receive, failed);
       return {};
     };
-    return Promise.race([createNutcore(settings), failure]);
-  }
-  settings.wasmBinary = source;
-  if (!inNode) return createNutcore(settings);
-  // emscripten's loader, built for web, worker and node, reaches in Node for CommonJS's
-  // __dirname and require while it starts; they are lent to it for that time only.
+  } else settings.wasmBinary = source;
+  const loading = inNode ? inNodeScope(() => createNutcore(settings)) : createNutcore(settings);
+  return failure ? Promise.race([loading, failure]) : loading;
+}
+
+// emscripten's loader, built for web, worker and node, reads CommonJS's __dirname (and would reach
+// for require to read files, which the options above spare it) as its factory starts: they are
+// lent to it for that synchronous call only, so loads running at once cannot mix them up.
+async function inNodeScope(start) {
+  const { createRequire } = await import("node:module");
+  const { fileURLToPath } = await import("node:url");
   const saved = { __dirname: globalThis.__dirname, require: globalThis.require };
-  if (typeof globalThis.require != "function") {
-    const { createRequire } = await import("node:module");
-    globalThis.require = createRequire(import.meta.url);
-  }
-  if (typeof globalThis.__dirname != "string") {
-    const { fileURLToPath } = await import("node:url");
-    globalThis.__dirname = fileURLToPath(new URL(".", import.meta.url));
-  }
+  if (typeof saved.require != "function") globalThis.require = createRequire(import.meta.url);
+  if (typeof saved.__dirname != "string") globalThis.__dirname = fileURLToPath(new URL(".", import.meta.url));
   try {
-    return await createNutcore(settings);
+    return start();
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete globalThis[name];
