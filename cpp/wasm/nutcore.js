@@ -333,10 +333,15 @@ export class Engine {
 
   #free() {
     if (!this.#handle) return;
-    this.#M._nc_engine_free(this.#handle);
-    this.#M._free(this.#slot);
+    const handle = this.#handle;
     this.#handle = 0;
     this.#M.nutcoreHost = null;
+    try {
+      this.#M._nc_engine_free(handle);
+      this.#M._free(this.#slot);
+    } catch (e) {
+      // a module that aborted has nothing left to free
+    }
   }
 }
 
