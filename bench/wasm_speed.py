@@ -99,8 +99,7 @@ def node_runs(work_file: Path, repeats: int) -> dict:
     runs = []
     for _ in range(repeats):
         out = subprocess.run(
-            [node(), "--no-experimental-fetch", str(TESTS / "wasm_node.mjs"), str(module_dir()), "bench"]
-            + [str(work_file)],
+            [node(), str(TESTS / "wasm_node.mjs"), str(module_dir()), "bench"] + [str(work_file)],
             capture_output=True,
             text=True,
             check=True,

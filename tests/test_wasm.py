@@ -204,7 +204,12 @@ def test_export_web_without_the_module_says_how_to_get_it(tmp_path, monkeypatch)
         export.export(tmp_path / "site")
     assert "apt-get install emscripten" in str(e.value) and "\n" not in str(e.value)
     assert not (tmp_path / "site").exists()
-    with pytest.raises(ValueError, match="no nutcore-engine.js"):
+    with pytest.raises(ValueError, match="no nutcore.js, nutcore.d.ts, package.json, nutcore-engine.js, "):
+        export.export(tmp_path / "site", tmp_path)
+    # A folder with the module but not its JavaScript API (as built before nutcore.js) names what it lacks.
+    for name in ["nutcore-engine.js", "nutcore-engine.wasm"]:
+        (tmp_path / name).write_text("")
+    with pytest.raises(ValueError, match=r"no nutcore.js, nutcore.d.ts, package.json there"):
         export.export(tmp_path / "site", tmp_path)
 
 

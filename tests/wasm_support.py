@@ -17,25 +17,25 @@ from nutcore.web import export
 HERE = Path(__file__).resolve().parent
 
 
-def _missing(reason: str):
+def missing(reason: str):
     if os.environ.get("CI"):
         pytest.fail(f"WebAssembly tests in CI: {reason}")
     pytest.skip(reason)
 
 
 def module_dir() -> Path:
-    """The folder with nutcore-engine.js and nutcore-engine.wasm."""
+    """The folder with the module's files (export.MODULE_FILES)."""
     given = os.environ.get("NUTCORE_WASM_DIR")
     folder = Path(given) if given else export.built_module()
     if folder is None or not all((folder / f).is_file() for f in export.MODULE_FILES):
-        _missing(export.HOW_TO_BUILD)
+        missing(export.HOW_TO_BUILD)
     return folder
 
 
 def node() -> str:
     path = shutil.which("node") or shutil.which("nodejs")
     if path is None:
-        _missing("no Node.js (it comes with emscripten: apt-get install emscripten)")
+        missing("no Node.js (it comes with emscripten: apt-get install emscripten)")
     return path
 
 
@@ -44,7 +44,7 @@ def run_node(*args: str, timeout: float = 600) -> list[dict]:
     import json
 
     out = subprocess.run(
-        [node(), "--no-experimental-fetch", str(HERE / "wasm_node.mjs"), str(module_dir()), *args],
+        [node(), str(HERE / "wasm_node.mjs"), str(module_dir()), *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -47,7 +47,7 @@ function takeString() {
   return text;
 }
 
-// ----- the engine, as the Web Worker drives it (python/nutcore/web/static/worker.js)
+// ----- the engine through the raw C ABI, as a host without nutcore.js drives it (docs/web.md)
 
 class Engine {
   constructor() {

@@ -61,7 +61,8 @@ struct nc_stop {
 // nc_engine_send and yields every few milliseconds: the replies so far go to the host, which runs
 // its event loop (Asyncify unwinds to it and back), and the lines that came meanwhile are handled.
 extern "C" {
-void nutcore_host_yield(const char* replies);       // returns once the host's event loop has run
+int nutcore_host_replies(const char* lines);        // 1: the host took them; 0: it has no hook for them
+void nutcore_host_yield();                          // returns once the host's event loop has run
 int nutcore_host_take(char* buffer, int capacity);  // next line: its bytes; 0: none; -n: needs n bytes
 }
 #endif
@@ -539,10 +540,13 @@ nc_status nc_engine_new(const char* limits_json, nc_engine** out) {
     });
 #if defined(NUTCORE_NO_THREADS)
     e->engine->set_host_yield([self] {
-      std::string text;
-      for (const std::string& line : self->replies) text += line + "\n";
-      self->replies.clear();
-      nutcore_host_yield(text.c_str());
+      // A host without a hook for them leaves the replies here, for nc_engine_receive.
+      if (!self->replies.empty()) {
+        std::string text;
+        for (const std::string& line : self->replies) text += line + "\n";
+        if (nutcore_host_replies(text.c_str())) self->replies.clear();
+      }
+      nutcore_host_yield();
       std::vector<char> buffer(4096);
       for (;;) {
         const int n = nutcore_host_take(buffer.data(), static_cast<int>(buffer.size()));

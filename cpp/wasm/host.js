@@ -1,14 +1,23 @@
-// The WebAssembly engine's two imports (cpp/capi/nutcore.cc, docs/web.md): a search running inside
-// nc_engine_send yields to the host's event loop, handing it the replies so far, and then takes the
-// request lines that came meanwhile. The host is the object Module.nutcoreHost (the Web Worker's,
-// python/nutcore/web/static/worker.js): replies(text) gets reply lines joined by newlines, take()
-// gives the next request line or null. Without a host the search just lets the event loop run.
+// The WebAssembly engine's imports (cpp/capi/nutcore.cc, docs/web.md): a search running inside
+// nc_engine_send hands its replies so far to the host, yields to the host's event loop, and then
+// takes the request lines that came meanwhile. The host is the object Module.nutcoreHost (the one
+// cpp/wasm/nutcore.js installs): replies(text) gets reply lines joined by newlines, take() gives
+// the next request line or null. Both hooks are optional: replies a host does not take stay in
+// the engine's queue for nc_engine_receive, and without take no line comes in during a search.
+// A hook that throws must not unwind the C++ stack (no destructor would run): it is reported.
 mergeInto(LibraryManager.library, {
-  nutcore_host_yield: function (replies) {
-    const text = UTF8ToString(replies);
+  nutcore_host_replies: function (lines) {
+    const host = Module["nutcoreHost"];
+    if (!host || typeof host.replies != "function") return 0;
+    try {
+      host.replies(UTF8ToString(lines));
+    } catch (e) {
+      err("nutcoreHost.replies threw: " + e);
+    }
+    return 1;
+  },
+  nutcore_host_yield: function () {
     return Asyncify.handleSleep(function (wakeUp) {
-      const host = Module["nutcoreHost"];
-      if (host && text) host.replies(text);
       // Back as soon as the messages already queued have run: a message channel does not wait
       // the 4 ms that browsers add to nested timeouts.
       if (typeof MessageChannel == "function") {
@@ -24,8 +33,18 @@ mergeInto(LibraryManager.library, {
     });
   },
   nutcore_host_take: function (buffer, capacity) {
-    const host = Module["nutcoreHost"];
-    if (Module["nutcorePendingLine"] == null) Module["nutcorePendingLine"] = host ? host.take() : null;
+    if (Module["nutcorePendingLine"] == null) {
+      const host = Module["nutcoreHost"];
+      let line = null;
+      if (host && typeof host.take == "function") {
+        try {
+          line = host.take();
+        } catch (e) {
+          err("nutcoreHost.take threw: " + e);
+        }
+      }
+      Module["nutcorePendingLine"] = line == null ? null : String(line);
+    }
     const line = Module["nutcorePendingLine"];
     if (line == null) return 0;
     const needed = lengthBytesUTF8(line) + 1;

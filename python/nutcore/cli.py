@@ -495,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         "export-web", help="the page with the engine inside (WebAssembly), as a folder for any static file server"
     )
     p.add_argument("dir", help="the folder to write (new or empty)")
-    p.add_argument("--wasm", help="a folder with nutcore-engine.js and .wasm (default: the package's)")
+    p.add_argument("--wasm", help="a folder with the WebAssembly module and its API (default: the package's)")
     p.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(run=_export_web)

@@ -1,7 +1,8 @@
 """`nutcore export-web DIR`: the page with the engine inside it, as a static folder (docs/web.md).
 
 The folder holds index.html, static/ (the page, the boards, worker.js) and static/wasm/ (the
-engine built for WebAssembly: nutcore-engine.js and nutcore-engine.wasm). Any static file server
+engine built for WebAssembly, MODULE_FILES: its JavaScript API nutcore.js, with its types and
+package.json, over nutcore-engine.js and nutcore-engine.wasm). Any static file server
 serves it; the page then runs the engine in a Web Worker, and no nutcore process is needed.
 """
 
@@ -11,7 +12,8 @@ import shutil
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent / "static"
-MODULE_FILES = ("nutcore-engine.js", "nutcore-engine.wasm")
+# The module's files, as CMakeLists.txt installs them; the page's worker imports nutcore.js.
+MODULE_FILES = ("nutcore.js", "nutcore.d.ts", "package.json", "nutcore-engine.js", "nutcore-engine.wasm")
 HOW_TO_BUILD = (
     "the WebAssembly engine is not built: install emscripten (Debian, Ubuntu: apt-get install emscripten) "
     "and reinstall nutcore (pip install .), or pass --wasm with a build folder (docs/web.md)"
@@ -30,12 +32,13 @@ def export(
     target: str | Path, wasm: str | Path | None = None, *, force: bool = False, test_hooks: bool = False
 ) -> Path:
     """Writes the static folder `target`; the engine comes from `wasm` (a folder holding
-    nutcore-engine.js and .wasm) or the package. `test_hooks` is for test suites only: the page
+    MODULE_FILES) or the package. `test_hooks` is for test suites only: the page
     then asks the engine for the test commands that show the truth behind a seat."""
     source = Path(wasm) if wasm is not None else built_module()
     if source is None or not all((source / f).is_file() for f in MODULE_FILES):
         if wasm is not None:
-            raise ValueError(f"{wasm}: no {' and '.join(MODULE_FILES)} there")
+            lacking = [f for f in MODULE_FILES if not (source / f).is_file()]
+            raise ValueError(f"{wasm}: no {', '.join(lacking)} there")
         raise ValueError(HOW_TO_BUILD)
     out = Path(target)
     if out.exists() and not out.is_dir():
