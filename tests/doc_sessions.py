@@ -54,6 +54,10 @@ _FENCE = re.compile(r"^(```+|~~~+)")
 _LINE = re.compile(r"^(>|<~|<) (.*)$")
 
 
+def _shown(doc: Path) -> str:
+    return str(doc.relative_to(ROOT)) if doc.is_relative_to(ROOT) else str(doc)
+
+
 class SessionError(AssertionError):
     """The engine's replies differ from the session's, or the session is malformed."""
 
@@ -88,7 +92,7 @@ class Session:
 
     @property
     def label(self) -> str:
-        return f"{self.doc.relative_to(ROOT)}:{self.name}"
+        return f"{_shown(self.doc)}:{self.name}"
 
     @property
     def requests_only(self) -> bool:
@@ -111,7 +115,7 @@ def _request(line: str, text: str, where: str) -> Request:
 def _parse(doc: Path, name: str, first: int, lines: list[str]) -> Session:
     steps: list[Step] = []
     for i, line in enumerate(lines):
-        where = f"{doc.relative_to(ROOT)}:{first + i + 1}"
+        where = f"{_shown(doc)}:{first + i + 1}"
         if not line.strip():
             continue
         found = _LINE.match(line)
@@ -175,7 +179,7 @@ def unmarked_transcripts(docs=DOCS) -> list[str]:
                 in_marked.update(span)
         for i, line in enumerate(text):
             if i not in in_marked and re.match(r"^\s*> \{", line):
-                found.append(f"{doc.relative_to(ROOT)}:{i + 1}")
+                found.append(f"{_shown(doc)}:{i + 1}")
     return found
 
 
@@ -342,7 +346,7 @@ def main() -> int:
     sessions = find_sessions()
     if args.write:
         for doc in write(sessions, args.door or "binary"):
-            print("rewrote", doc.relative_to(ROOT))
+            print("rewrote", _shown(doc))
         return 1 if unmarked else 0
     failed = bool(unmarked)
     for transport in [args.door] if args.door else TRANSPORTS:

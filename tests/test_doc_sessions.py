@@ -8,7 +8,7 @@ import copy
 import re
 
 import pytest
-from doc_sessions import ROOT, SessionError, _parse, check, find_sessions, replay, unmarked_transcripts
+from doc_sessions import ROOT, SessionError, _parse, check, find_sessions, replay, unmarked_transcripts, write
 from protocol import TRANSPORTS, connect
 
 SESSIONS = find_sessions()
@@ -118,3 +118,18 @@ def test_a_request_list_needs_every_answer_to_be_the_command_s():
     broken = copy.deepcopy(readme.lines)
     broken.insert(1, '> {"cmd": "chance"}  # not at a chance node: not_now')
     _fails_to_replay(broken, "not_now", doc=ROOT / "README.md")
+
+
+def test_write_puts_the_engine_s_replies_in_place_and_leaves_matching_ones(tmp_path):
+    doc = tmp_path / "doc.md"
+    text = (ROOT / "docs" / "embedding.md").read_text(encoding="utf-8")
+    stale = text.replace('"seed": 5, "status"', '"seed": 6, "status"').replace(
+        '< {"type": "quit", "id": 3}', '< {"type": "quit",  "id": 3}'
+    )
+    assert stale.count("\n") == text.count("\n") and stale != text
+    doc.write_text(stale, encoding="utf-8")
+    assert write(find_sessions([doc]), "python") == [doc]
+    refreshed = doc.read_text(encoding="utf-8")
+    assert '"seed": 5, "status"' in refreshed  # the reply that differed, as the engine sent it
+    assert '< {"type": "quit",  "id": 3}' in refreshed  # a matching reply kept as it was shown
+    assert find_sessions([doc]) and write(find_sessions([doc]), "python") == []
