@@ -37,27 +37,6 @@ def test_doc_session_replays(session, transport):
     assert check(session, transport) == []
 
 
-def _commands_in_the_table() -> list[str]:
-    lines = PROTOCOL_DOC.read_text(encoding="utf-8").split("\n")
-    start = lines.index("## Commands")
-    header = next(i for i in range(start, len(lines)) if lines[i].startswith("| command |"))
-    names = []
-    for line in lines[header + 2 :]:
-        if not line.startswith("|"):
-            break
-        names.append(re.match(r"^\| `([a-z_]+)` \|", line).group(1))
-    return names
-
-
-def test_the_command_table_lists_hello_s_commands():
-    client = connect("python")
-    try:
-        commands = client.ok(cmd="hello")["commands"]
-    finally:
-        client.close()
-    assert _commands_in_the_table() == commands
-
-
 # ----- the replay itself: it must see what differs, and only that
 
 
