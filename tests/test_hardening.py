@@ -24,6 +24,7 @@ from protocol import PATIENCE, EngineProcess, ServeProcess, Socket, to_decision
 import nutcore
 from nutcore.engine import MAX_LINE_BYTES
 from nutcore.games import read_json_file
+from playing import decision_after
 
 CARDS = Path(nutcore.__file__).resolve().parent / "data" / "nutz_cards.json"
 
@@ -129,7 +130,7 @@ def test_every_reader_of_json_files_refuses_the_same_files(tmp_path, capsys):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     big = tmp_path / "big.json"
-    big.write_text(" " * MAX_JSON_FILE_BYTES + json.dumps(nutcore.load_game("nutz").new_initial_state().to_json()))
+    big.write_text(" " * MAX_JSON_FILE_BYTES + json.dumps(decision_after("nutz", 2).to_json()))
     nul = str(CARDS) + "\0.json"  # the card set, were the path cut at its NUL
     cases = [
         (str(big), "larger than 1048576 bytes", str(big)),

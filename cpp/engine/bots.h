@@ -58,8 +58,8 @@ const std::vector<std::string>& generic_levels();
 // What a front end may offer on a game (list_games), each spec written canonically; an unknown game
 // is std::invalid_argument. The bot the engine plays where a request names none (best_move "auto"
 // at its default budget); example specs of every kind the game offers, that one first; and its
-// levels: level:N with what it plays there as the game declares it (at a player count without the
-// network a learned level needs, the level below: level_spec).
+// levels: level:N with the spec the game declares for it (level_spec without a player count: at a
+// count without the network a learned level needs, level:N plays the level below).
 std::string default_bot(const std::string& game);
 std::vector<std::string> example_bots(const std::string& game);
 struct OfferedLevel {
