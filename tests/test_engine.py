@@ -97,6 +97,39 @@ def test_hello_and_list_games(proc):
     assert code == 0 and "Traceback" not in err
 
 
+def test_list_games_offers_each_game_s_default_bot_example_bots_and_levels(proc):
+    """What a front end offers comes from list_games (the page re-derives none of it): the bot the
+    engine plays where a request names none, example bots of every algorithm the game has, and the
+    levels as nutcore's levels API has them."""
+    from nutcore import _core
+    from nutcore.bots import NUM_LEVELS, level_settings
+
+    assert NUM_LEVELS == _core.NUM_LEVELS
+    for g in proc.ask(cmd="list_games")["games"]:
+        name = g["name"]
+        assert g["bots"][0] == g["default_bot"] and len(set(g["bots"])) == len(g["bots"])
+        assert {"greedy", "random"} <= set(g["bots"])
+        kinds = set()
+        for spec in g["bots"]:
+            parts = _core.parse_bot_spec(spec)
+            assert parts["name"] == spec  # written canonically
+            kinds.add(parts["kind"])
+        assert kinds == {"greedy", "random", *g["algorithms"]}  # auto and every algorithm the game has
+        assert [level["bot"] for level in g["levels"]] == [f"level:{n}" for n in range(1, NUM_LEVELS + 1)]
+        for n, level in enumerate(g["levels"], 1):
+            parts = _core.parse_bot_spec(level["plays"])
+            options = {**parts["settings"], **{k: parts[k] for k in ("noise", "memory") if k in parts}}
+            assert (parts["kind"], options) == level_settings(name, n), (name, n)
+        # The default bot is what go plays without one: the same move and search from the same seed.
+        played = []
+        for fields in ({}, {"bot": g["default_bot"]}):
+            proc.ok(cmd="new_game", game=name, players=2, seed=5, seat=None)
+            to_decision(proc)
+            reply = proc.ok(cmd="go", **fields)
+            played.append((reply["move"], {k: v for k, v in reply["result"].items() if k != "elapsed"}))
+        assert played[0] == played[1], name
+
+
 def test_full_game_against_itself_and_replay(proc):
     """A whole Auf die Nüsse! game, the engine's bots on both seats; replaying its moves and chance
     outcomes by id (one apply) and by string reaches the same end; the same seed, the same game."""

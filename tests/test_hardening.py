@@ -10,6 +10,7 @@ are loose (shared machines); bench/serve_load.py measures the latencies for benc
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import signal
 import socket
@@ -22,6 +23,8 @@ from protocol import PATIENCE, EngineProcess, ServeProcess, Socket, to_decision
 
 import nutcore
 from nutcore.engine import MAX_LINE_BYTES
+from nutcore.games import read_json_file
+from playing import decision_after
 
 CARDS = Path(nutcore.__file__).resolve().parent / "data" / "nutz_cards.json"
 
@@ -93,6 +96,67 @@ def test_an_engine_client_opens_no_file_unless_the_engine_was_started_with_allow
         for path, problem in (("/dev/zero", "not a regular file"), (str(nested), "nested too deeply")):
             err = trusted.ask(cmd="new_game", game="nutz", players=2, seat=0, params={"cards": path})
             assert err["error"] == "bad_request" and problem in err["message"], err
+        assert trusted.finish()[0] == 0
+    finally:
+        trusted.close()
+
+
+def _outcome(call):
+    """call() on a thread: ("returned", value) or ("raised", exception); fails if it has not
+    returned within PATIENCE (a read that waits for a FIFO's writer, or never ends)."""
+    outcome: list = []
+
+    def run():
+        try:
+            outcome.append(("returned", call()))
+        except Exception as e:  # noqa: BLE001 - the type is what is checked
+            outcome.append(("raised", e))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(PATIENCE)
+    assert not worker.is_alive(), "it did not return"
+    return outcome[0]
+
+
+def test_every_reader_of_json_files_refuses_the_same_files(tmp_path, capsys):
+    """One reader, one cap: a file over the cap, a FIFO, a directory and a path holding a NUL byte
+    are refused, naming the path, by load_game, by the command line (which used to read any size) and
+    by a trusted engine client's new_game (which used to read the path up to its NUL: another file)."""
+    from nutcore.cli import main
+    from nutcore.games import MAX_JSON_FILE_BYTES
+
+    assert MAX_JSON_FILE_BYTES == 1 << 20
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.json"
+    big.write_text(" " * MAX_JSON_FILE_BYTES + json.dumps(decision_after("nutz", 2).to_json()))
+    nul = str(CARDS) + "\0.json"  # the card set, were the path cut at its NUL
+    cases = [
+        (str(big), "larger than 1048576 bytes", str(big)),
+        (str(fifo), "not a regular file", str(fifo)),
+        (str(tmp_path), "not a regular file", str(tmp_path)),
+        (nul, "NUL byte", str(CARDS) + "\\x00.json"),
+    ]
+    trusted = EngineProcess("--allow-files")
+    try:
+        for path, problem, shown in cases:
+            kind, error = _outcome(lambda path=path: nutcore.load_game("nutz", cards=path))
+            assert kind == "raised" and type(error) is ValueError, (path, error)
+            assert str(error).startswith("nutz: cards: ") and problem in str(error) and shown in str(error), error
+
+            kind, code = _outcome(lambda path=path: main(["bestmove", "nutz", "--json", path]))
+            err = capsys.readouterr().err
+            assert (kind, code) == ("returned", 2), (path, code, err)
+            assert err.startswith("nutcore: --json: ") and problem in err and shown in err, err
+
+            reply = trusted.ask(cmd="new_game", game="nutz", players=2, seat=0, params={"cards": path})
+            assert reply["type"] == "error" and reply["error"] == "bad_request", reply
+            assert problem in reply["message"] and shown in reply["message"], reply
+        with pytest.raises(ValueError, match="a path is a str, bytes or os.PathLike"):
+            read_json_file(3, "x")
+        cards = json.loads(CARDS.read_text(encoding="utf-8"))
+        assert read_json_file(os.fsencode(CARDS), "x") == read_json_file(CARDS, "x") == cards  # bytes, a Path
         assert trusted.finish()[0] == 0
     finally:
         trusted.close()

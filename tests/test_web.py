@@ -439,3 +439,18 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
 def test_games_listed_by_the_page_are_the_engine_s(page):
     names = page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")
     assert names == nutcore.list_games()
+
+
+def test_the_seats_choices_are_the_engine_s(page, server):
+    """Per game the page offers what list_games says, and nothing of its own but "human": the engine's
+    example bots, its levels (labelled with what each plays there), and its default bot on the seats
+    after the first."""
+    wsurl = server[0].replace("http://", "ws://") + "ws"
+    with ws_client.connect(wsurl) as ws:
+        games = ask(ws, cmd="list_games", id=1)["games"]
+    for g in games:
+        page.select_option("#game", g["name"])
+        choices = page.eval_on_selector_all("#bot-specs option", "os => os.map(o => [o.value, o.label])")
+        levels = [[level["bot"], f"{level['bot']}: {level['plays']}"] for level in g["levels"]]
+        assert choices == [["human", "human"], *[[spec, spec] for spec in g["bots"]], *levels], g["name"]
+        assert page.input_value("#seat-0") == "human" and page.input_value("#seat-1") == g["default_bot"]

@@ -14,6 +14,7 @@
 #include "bindings/game_binding.h"
 #include "engine/any.h"
 #include "engine/bots.h"
+#include "engine/catalogue.h"
 #include "engine/protocol.h"
 #include "engine/stdio.h"
 
@@ -460,8 +461,25 @@ void bind_engine(py::module_& m) {
       },
       py::arg("spec"), "A spec's parts, checked: kind, settings (of its search), memory, noise, name.");
   m.def("level_spec", &engine::level_spec, py::arg("game"), py::arg("level"), py::arg("players") = 0,
-        "The bot spec of difficulty level 1..11 on a game (its own table, or the generic one); with "
+        "The bot spec of difficulty level 1..NUM_LEVELS on a game (its own table, or the generic one); with "
         "players, the level below where that one needs a network not built in for that player count.");
+  m.attr("NUM_LEVELS") = kNumLevels;
+
+  // The one reader of JSON files (engine/catalogue.h): load_game's data parameters, the command line.
+  m.attr("MAX_JSON_FILE_BYTES") = engine::kMaxJsonFileBytes;
+  m.def(
+      "read_json_file",
+      [](const std::string& path, const std::string& what) {
+        Json data = Json::null();
+        {
+          py::gil_scoped_release release;  // a slow disk holds up no other thread
+          data = engine::read_json_file(path, what);
+        }
+        return json_to_py(data);
+      },
+      py::arg("path"), py::arg("what"),
+      "A regular file of at most MAX_JSON_FILE_BYTES of UTF-8 JSON, as Python values; ValueError naming the "
+      "path (after `what`: ) otherwise.");
 
   // The protocol engine (engine/protocol.h).
   m.attr("PROTOCOL_VERSION") = engine::kProtocolVersion;

@@ -29,7 +29,7 @@ struct GameInfo {
   int min_players = 2, max_players = 4;
   AlgorithmSet algorithms;
   Json search_defaults;             // {"mcts": {...}} over the generic defaults
-  std::vector<std::string> levels;  // 10 bot specs, "" where the generic level applies
+  std::vector<std::string> levels;  // kNumLevels bot specs, "" where the generic level applies
 };
 
 struct ActionStat {

@@ -2,6 +2,7 @@
 #include "engine/bots.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -120,6 +121,37 @@ std::string level_spec(const std::string& game, int level, int players) {
     if (learned && !shipped_network(game, players)) return level_spec(game, level - 1, players);
   }
   return spec;
+}
+
+std::string default_bot(const std::string& game) {
+  game_info(game);                     // an unknown game is an error here too
+  return parse_bot_spec("auto").name;  // as go without a bot: the game's own search, best_move's budget
+}
+
+std::vector<std::string> example_bots(const std::string& game) {
+  const GameInfo& info = game_info(game);
+  // Per algorithm, in kAlgorithmNames' order: a spec at a moderate budget; the tree searches also
+  // a larger budget and a time limit.
+  static const std::array<std::vector<const char*>, kNumAlgorithms> examples = {{
+      {"mcts:iterations=1000", "mcts:iterations=5000", "mcts:time_limit=2"},
+      {"ismcts:iterations=1000", "ismcts:iterations=5000", "ismcts:time_limit=2"},
+      {"pimc:iterations=1000,determinizations=10"},
+      {"expectimax:depth=2"},
+      {"solver"},
+  }};
+  std::vector<std::string> out = {default_bot(game), "greedy", "random"};
+  for (int i = 0; i < kNumAlgorithms; ++i)
+    if (info.algorithms.has(static_cast<Algorithm>(i)))
+      for (const char* spec : examples[static_cast<size_t>(i)]) out.push_back(parse_bot_spec(spec).name);
+  return out;
+}
+
+std::vector<OfferedLevel> level_bots(const std::string& game) {
+  game_info(game);
+  std::vector<OfferedLevel> out;
+  for (int level = 1; level <= kNumLevels; ++level)
+    out.push_back({"level:" + std::to_string(level), level_spec(game, level)});
+  return out;
 }
 
 BotSpec parse_bot_spec(const std::string& spec) {

@@ -7,7 +7,7 @@
 //                                    (iterations=N, threads=T, depth=D, ...; the sampling searches
 //                                    default to iterations=1000), and memory=R, noise=P, and for
 //                                    auto, mcts and ismcts reuse=true (a tree kept between moves)
-//   level:N                          difficulty level N in 1..11: the game's own table of specs
+//   level:N                          difficulty level N in 1..kNumLevels: the game's own table of specs
 //                                    (its declaration's kLevels) or the generic one; a level whose
 //                                    search needs a trained network the game lacks at that player
 //                                    count (evaluator=learned) plays the level below it
@@ -29,8 +29,6 @@
 #include "engine/any.h"
 
 namespace nutcore::engine {
-
-constexpr int kNumLevels = 11;
 
 struct BotSpec {
   enum class Kind : uint8_t { kRandom, kGreedy, kSearch, kLevel };
@@ -56,6 +54,19 @@ BotSpec make_bot_spec(const std::string& name, const Json& settings);
 // level below where that one needs a network the engine has not built in for that player count.
 std::string level_spec(const std::string& game, int level, int players = 0);
 const std::vector<std::string>& generic_levels();
+
+// What a front end may offer on a game (list_games), each spec written canonically; an unknown game
+// is std::invalid_argument. The bot the engine plays where a request names none (best_move "auto"
+// at its default budget); example specs of every kind the game offers, that one first; and its
+// levels: level:N with the spec the game declares for it (level_spec without a player count: at a
+// count without the network a learned level needs, level:N plays the level below).
+std::string default_bot(const std::string& game);
+std::vector<std::string> example_bots(const std::string& game);
+struct OfferedLevel {
+  std::string bot;    // "level:N"
+  std::string plays;  // level_spec(game, N)
+};
+std::vector<OfferedLevel> level_bots(const std::string& game);
 
 // A tree kept between searches for one game at a time: made anew when the game changes.
 struct TreeKeeper {

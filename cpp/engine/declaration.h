@@ -7,8 +7,8 @@
 //   kWholeGameSolver                           whether its solver solves to the end of the game
 //   kSearchDefaults                            JSON text: per algorithm, options over the generic
 //                                              defaults ({"mcts": {"policy_bias": 1.0}})
-//   kLevels                                    difficulty levels 1..11 as bot specs, or nullptr
-//                                              each for the generic level (engine/bots.cc)
+//   kLevels                                    difficulty levels 1..kNumLevels as bot specs, or
+//                                              nullptr each for the generic level (engine/bots.cc)
 //   auto_algorithm(game, state)                what "auto" plays at a decision (an exact
 //                                              algorithm only where it takes milliseconds: "auto"
 //                                              gives it no time limit, engine/any.h)
@@ -36,6 +36,10 @@ namespace nutcore {
 enum class Algorithm : uint8_t { kMcts, kIsmcts, kPimc, kExpectimax, kSolver };
 constexpr int kNumAlgorithms = 5;
 constexpr std::array<const char*, kNumAlgorithms> kAlgorithmNames = {"mcts", "ismcts", "pimc", "expectimax", "solver"};
+
+// Difficulty levels are 1..kNumLevels on every game (docs/levels.md): the bot spec level:N, the
+// games' tables (kLevels), the generic one, and every door's list of them.
+constexpr int kNumLevels = 11;
 
 // A set of algorithms, as a bit mask.
 struct AlgorithmSet {

@@ -48,6 +48,7 @@
 #include "core/stop.h"
 #include "engine/any.h"
 #include "engine/bots.h"
+#include "engine/catalogue.h"
 #include "engine/limits.h"
 #include "engine/search_slots.h"
 #include "engine/session.h"
@@ -198,16 +199,5 @@ Json parse_line(std::string line);
 
 // The protocol's line for a reply: compact JSON (what UTF-8 cannot carry escaped).
 std::string encode_reply(const Json& reply);
-
-// The games with their player counts, default parameters per count and algorithms (list_games).
-const Json& game_catalogue();
-
-// A JSON file that a trusted client or caller names: a regular file (not a device, a pipe or a
-// directory, which could block or never end) of at most 1 MiB; std::invalid_argument otherwise.
-Json read_json_file(const std::string& path, const std::string& what);
-
-// Gives every game parameter that is data by default (a list or an object, such as Nutz!'s card set)
-// and is given as a string its file's JSON (read_json_file).
-void read_file_params(const std::string& game, Json& params);
 
 }  // namespace nutcore::engine

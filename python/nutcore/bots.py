@@ -134,7 +134,7 @@ class LevelBot(NativeBot):
         return bot
 
 
-NUM_LEVELS = 11
+NUM_LEVELS: int = _core.NUM_LEVELS  # levels are 1..NUM_LEVELS on every game (C++ kNumLevels)
 
 
 def level_settings(game: str, level: int, players: int | None = None) -> tuple[str, dict[str, Any]]:

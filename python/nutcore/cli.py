@@ -25,6 +25,7 @@ import time
 import nutcore
 from nutcore import _checks
 from nutcore.bots import check_bot_for
+from nutcore.games import read_json_file
 from nutcore.tournaments import SCHEDULES
 
 # The AI when none is given, on every game: best_move's "auto" (the game's own search: MCTS,
@@ -42,20 +43,6 @@ class _Parser(argparse.ArgumentParser):
 
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
-
-
-def _read_json_file(path: str):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ValueError(f"{path}: the JSON is nested too deeply") from None
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 text ({e.reason})") from None
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON: {e}") from None
-    except ValueError as e:
-        raise ValueError(f"{path}: {e}") from None
 
 
 def _option_value(text: str):
@@ -249,7 +236,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _bestmove(args: argparse.Namespace) -> int:
-    data = _read_json_file(args.json)
+    data = read_json_file(args.json, "--json")
     if not isinstance(data, dict):
         raise ValueError(f"{args.json}: a position is a JSON object, as state.to_json() writes it")
     players = data.get("players", 2)

@@ -14,23 +14,21 @@ from typing import Any
 
 from . import _checks, _core
 
-# A card set is a few kB (the default one 1.2 kB); a file larger than this is not one.
-MAX_CARD_FILE_BYTES = 1 << 20
+# The largest JSON file read_json_file reads (a card set is a few kB): the engine's one cap.
+MAX_JSON_FILE_BYTES: int = _core.MAX_JSON_FILE_BYTES
 
 
-def _read_json_file(path: Any, what: str) -> Any:
-    """A JSON file that the caller names: a regular file of at most MAX_CARD_FILE_BYTES
-    (_checks.read_small_file); every problem a ValueError."""
-    shown = repr(os.fspath(path))
-    data = _checks.read_small_file(path, what, MAX_CARD_FILE_BYTES)
+def read_json_file(path: Any, what: str) -> Any:
+    """The JSON in a file that the caller names (a str, bytes or os.PathLike path), read by the
+    engine's one reader (C++, which the engine protocol uses too): a regular file of at most
+    MAX_JSON_FILE_BYTES of UTF-8 JSON. Anything else (a device, a pipe, a directory, a larger file,
+    a NUL byte in the path, JSON nested too deeply) is a ValueError starting "<what>: " and naming
+    the path."""
     try:
-        return json.loads(data.decode("utf-8"))
-    except RecursionError:
-        raise ValueError(f"{what}: {shown}: the JSON is nested too deeply") from None
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{what}: {shown} is not UTF-8 text ({e.reason})") from None
-    except ValueError as e:
-        raise ValueError(f"{what}: {shown} is not valid JSON: {e}") from None
+        raw = os.fsencode(path)
+    except TypeError:
+        raise ValueError(f"{what}: a path is a str, bytes or os.PathLike, got {type(path).__name__}") from None
+    return _core.read_json_file(raw, what)
 
 
 # The declared games (cpp/games/<g>/declaration.h, in CMake's NUTCORE_GAMES order), and each one's
@@ -69,9 +67,9 @@ def _data_params(name: str) -> frozenset[str]:
 
 def _read_file_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
     """A parameter that is data by default (a list or an object, such as Nutz!'s card set) may be
-    given as the path of a JSON file: read here, as a regular file of at most MAX_CARD_FILE_BYTES."""
+    given as the path of a JSON file (read_json_file)."""
     files = {k for k, v in params.items() if isinstance(v, (str, os.PathLike)) and k in _data_params(name)}
-    return {k: _read_json_file(v, f"{name}: {k}") if k in files else v for k, v in params.items()}
+    return {k: read_json_file(v, f"{name}: {k}") if k in files else v for k, v in params.items()}
 
 
 def list_games() -> list[str]:

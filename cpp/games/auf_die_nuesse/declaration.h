@@ -20,17 +20,17 @@ struct auf_die_nuesse {
   static constexpr const char* kSearchDefaults = R"({"mcts": {"policy_bias": 1.0}})";
   // Search stops gaining against itself at about 300 iterations (1,000 still gains a little
   // against greedy); slips cost about 100 points per 0.15 of noise (docs/levels.md).
-  static constexpr std::array<const char*, 11> kLevels = {"greedy:noise=0.6",
-                                                          "greedy:noise=0.45",
-                                                          "greedy:noise=0.3",
-                                                          "greedy:noise=0.15",
-                                                          "greedy",
-                                                          "auto:iterations=20",
-                                                          "auto:iterations=50",
-                                                          "auto:iterations=120",
-                                                          "auto:iterations=300",
-                                                          "auto:iterations=1000",
-                                                          "auto:iterations=1000,evaluator=learned+playout"};
+  static constexpr std::array<const char*, kNumLevels> kLevels = {"greedy:noise=0.6",
+                                                                  "greedy:noise=0.45",
+                                                                  "greedy:noise=0.3",
+                                                                  "greedy:noise=0.15",
+                                                                  "greedy",
+                                                                  "auto:iterations=20",
+                                                                  "auto:iterations=50",
+                                                                  "auto:iterations=120",
+                                                                  "auto:iterations=300",
+                                                                  "auto:iterations=1000",
+                                                                  "auto:iterations=1000,evaluator=learned+playout"};
 
   // MCTS plays better than the turn solver's heuristic optimum, so "auto" always takes it.
   static Algorithm auto_algorithm(const Game&, const adn::State&) { return Algorithm::kMcts; }

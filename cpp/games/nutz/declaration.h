@@ -16,17 +16,17 @@ struct nutz {
   static constexpr const char* kSearchDefaults = "{}";
   // Slips cost little in a game of hidden hands; beyond about 30 iterations each doubling of the
   // budget gains only some 35 points: few greedy levels, then budgets growing about 3-fold.
-  static constexpr std::array<const char*, 11> kLevels = {"greedy:noise=0.8",
-                                                          "greedy:noise=0.4",
-                                                          "greedy",
-                                                          "auto:iterations=6",
-                                                          "auto:iterations=15",
-                                                          "auto:iterations=40",
-                                                          "auto:iterations=120",
-                                                          "auto:iterations=400",
-                                                          "auto:iterations=1500",
-                                                          "auto:iterations=6000",
-                                                          "auto:iterations=30000,evaluator=learned"};
+  static constexpr std::array<const char*, kNumLevels> kLevels = {"greedy:noise=0.8",
+                                                                  "greedy:noise=0.4",
+                                                                  "greedy",
+                                                                  "auto:iterations=6",
+                                                                  "auto:iterations=15",
+                                                                  "auto:iterations=40",
+                                                                  "auto:iterations=120",
+                                                                  "auto:iterations=400",
+                                                                  "auto:iterations=1500",
+                                                                  "auto:iterations=6000",
+                                                                  "auto:iterations=30000,evaluator=learned"};
 
   static Algorithm auto_algorithm(const Game&, const nutcore::nutz::State&) { return Algorithm::kIsmcts; }
   static bool solver_applies(const Game&, const nutcore::nutz::State&) { return false; }

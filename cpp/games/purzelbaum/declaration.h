@@ -18,17 +18,17 @@ struct purzelbaum {
   // Luck caps what search adds (MCTS wins about 75% against greedy at any budget), while slips
   // and memory decide a lot: most levels are greedy players, less noisy and forgetful each step,
   // the steps read off a first ladder (rating against noise is steep near 0 and flat above 0.4).
-  static constexpr std::array<const char*, 11> kLevels = {"greedy:noise=0.6,memory=0.3",
-                                                          "greedy:noise=0.34,memory=0.56",
-                                                          "greedy:noise=0.26,memory=0.64",
-                                                          "greedy:noise=0.2,memory=0.7",
-                                                          "greedy:noise=0.14,memory=0.78",
-                                                          "greedy:noise=0.1,memory=0.83",
-                                                          "greedy:noise=0.065,memory=0.88",
-                                                          "greedy:noise=0.03,memory=0.94",
-                                                          "auto:iterations=30",
-                                                          "auto:iterations=1000",
-                                                          "auto:iterations=1000,evaluator=learned+playout"};
+  static constexpr std::array<const char*, kNumLevels> kLevels = {"greedy:noise=0.6,memory=0.3",
+                                                                  "greedy:noise=0.34,memory=0.56",
+                                                                  "greedy:noise=0.26,memory=0.64",
+                                                                  "greedy:noise=0.2,memory=0.7",
+                                                                  "greedy:noise=0.14,memory=0.78",
+                                                                  "greedy:noise=0.1,memory=0.83",
+                                                                  "greedy:noise=0.065,memory=0.88",
+                                                                  "greedy:noise=0.03,memory=0.94",
+                                                                  "auto:iterations=30",
+                                                                  "auto:iterations=1000",
+                                                                  "auto:iterations=1000,evaluator=learned+playout"};
 
   // Perfect memory makes the winter a game of perfect information: "auto" solves it exactly.
   static Algorithm auto_algorithm(const Game& g, const purzel::State& s) {

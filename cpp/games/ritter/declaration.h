@@ -17,7 +17,7 @@ struct ritter {
   static constexpr const char* kSearchDefaults = "{}";
   // The generic table's last step (3,000 to 10,000 iterations) gained nothing, and its greedy
   // steps were uneven: one more greedy level, and budgets up to 3,000.
-  static constexpr std::array<const char*, 11> kLevels = {
+  static constexpr std::array<const char*, kNumLevels> kLevels = {
       "greedy:noise=0.6,memory=0.3",
       "greedy:noise=0.45,memory=0.45",
       "greedy:noise=0.3,memory=0.6",

@@ -1,6 +1,7 @@
 // The nutcore page: speaks the engine protocol (docs/engine-protocol.md) to one of two engines and
-// draws each game with its board module (boards/<game>.js). It names no game: the games, their
-// player counts, parameters and algorithms come from list_games.
+// draws each game with its board module (boards/<game>.js). It names no game and knows no bot: the
+// games, their player counts, parameters, algorithms, default bot, example bots and levels come from
+// list_games.
 //
 // The engines: `nutcore serve` over the WebSocket /ws, or, in a static folder that `nutcore
 // export-web` wrote (docs/web.md), the WebAssembly engine in a Web Worker (worker.js). The page's
@@ -170,31 +171,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ----- setup
 
-function defaultBot(entry) {
-  const algos = entry.algorithms;
-  if (algos.includes("ismcts")) return "ismcts:iterations=1000";
-  if (algos.includes("mcts")) return "mcts:iterations=1000";
-  return "greedy";
-}
-
-function botSpecs(entry) {
-  const specs = ["human", "greedy", "random"];
-  const examples = {
-    mcts: "mcts:iterations=1000",
-    ismcts: "ismcts:iterations=1000",
-    pimc: "pimc:iterations=1000,determinizations=10",
-    expectimax: "expectimax:depth=2",
-    solver: "solver",
-  };
-  for (const a of entry.algorithms) {
-    if (a !== "auto") specs.push(examples[a] || a);
-  }
-  for (const a of entry.algorithms) {
-    if (a === "mcts" || a === "ismcts") specs.push(`${a}:iterations=5000`, `${a}:time_limit=2`);
-  }
-  // Difficulty levels (docs/levels.md): 1 a beginner who forgets and slips, 11 the strongest.
-  for (let n = 1; n <= 11; n++) specs.push(`level:${n}`);
-  return specs;
+// A seat's choices: a human, or the bots the engine offers for the game (list_games: its example
+// specs and its levels, each level labelled with what it plays there).
+function seatChoices(entry) {
+  return [
+    { value: "human", label: "human" },
+    ...entry.bots.map((spec) => ({ value: spec, label: spec })),
+    ...entry.levels.map((level) => ({ value: level.bot, label: `${level.bot}: ${level.plays}` })),
+  ];
 }
 
 function chosenEntry() {
@@ -209,7 +193,7 @@ function fillPlayers() {
   for (let n = entry.players.min; n <= entry.players.max; n++) sel.add(new Option(String(n), String(n)));
   sel.value = String(Math.min(Math.max(keep, entry.players.min), entry.players.max));
   const list = $("bot-specs");
-  list.replaceChildren(...botSpecs(entry).map((s) => new Option(s, s)));
+  list.replaceChildren(...seatChoices(entry).map((c) => new Option(c.label, c.value)));
   $("memory-aids-box").hidden = !entry.memory_aids;
   fillSeats(true);
 }
@@ -228,8 +212,9 @@ function fillSeats(reset) {
     input.setAttribute("list", "bot-specs");
     input.id = `seat-${s}`;
     input.spellcheck = false;
-    input.value = !reset && old[s] !== undefined ? old[s] : s === 0 ? "human" : defaultBot(entry);
-    input.title = "human, or a bot: level:1 to level:11, greedy, random, mcts:iterations=N, ismcts:iterations=N, ...";
+    input.value = !reset && old[s] !== undefined ? old[s] : s === 0 ? "human" : entry.default_bot;
+    const levels = entry.levels.map((level) => level.bot);
+    input.title = `human, or a bot: ${levels[0]} to ${levels[levels.length - 1]}, ${entry.bots.join(", ")}, ...`;
     label.appendChild(input);
     box.appendChild(label);
   }
