@@ -2,7 +2,7 @@
 docs cannot drift from the engine.
 
     python tests/doc_sessions.py                  # replay every session on every door, list differences
-    python tests/doc_sessions.py --door binary    # ... on one door (python, cli, binary, capi)
+    python tests/doc_sessions.py --door binary    # ... on one door (tests/protocol.py's TRANSPORTS)
     python tests/doc_sessions.py --write          # refresh the replies in place from the engine
 
 The markup. A session is a fenced code block right after the line `<!-- session: NAME -->` (an HTML
@@ -272,9 +272,12 @@ def replay(session: Session, client, timeout: float = PATIENCE) -> list[list[dic
         received.clear()  # progress lines beyond the ones shown
         matched.append(got)
     client.finish(timeout)
-    while True:  # whatever came after the last shown reply
+    # Whatever came after the last shown reply (a WebSocket client has gone with finish: its
+    # connection holds nothing more to read).
+    left = getattr(client, "lines", None)
+    while left is not None:
         try:
-            reply = client.lines.get_nowait()
+            reply = left.get_nowait()
         except queue.Empty:
             break
         if reply["type"] != "info":

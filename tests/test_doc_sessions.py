@@ -1,6 +1,6 @@
 """The docs' protocol sessions (README.md, docs/engine-protocol.md, docs/embedding.md) replayed on
-every door to the engine (tests/doc_sessions.py), and the protocol doc's command table against the
-engine's own list, so that neither can drift from the build."""
+every door to the engine (tests/doc_sessions.py), so that they cannot drift from the build (the
+protocol doc's command table is test_engine.py's)."""
 
 from __future__ import annotations
 
