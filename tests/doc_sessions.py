@@ -285,13 +285,18 @@ def replay(session: Session, client, timeout: float = PATIENCE) -> list[list[dic
     return matched
 
 
-def check(session: Session, transport: str) -> list[str]:
-    """Every difference between the session and the engine behind `transport` ([] if none)."""
+def _replayed(session: Session, transport: str) -> list[list[dict]]:
+    """replay on a fresh engine behind `transport`."""
     client = connect(transport)
     try:
-        matched = replay(session, client)
+        return replay(session, client)
     finally:
         client.close()
+
+
+def check(session: Session, transport: str) -> list[str]:
+    """Every difference between the session and the engine behind `transport` ([] if none)."""
+    matched = _replayed(session, transport)
     out = []
     for step, got in zip(session.steps, matched):
         for shown, reply in zip(step.replies, got):
@@ -311,18 +316,9 @@ def write(sessions: list[Session], transport: str = "binary") -> list[Path]:
     for doc in sorted({s.doc for s in sessions}):
         lines = doc.read_text(encoding="utf-8").split("\n")
         for session in sorted((s for s in sessions if s.doc == doc), key=lambda s: -s.first):
+            matched = _replayed(session, transport)
             if session.requests_only:
-                client = connect(transport)
-                try:
-                    replay(session, client)
-                finally:
-                    client.close()
                 continue
-            client = connect(transport)
-            try:
-                matched = replay(session, client)
-            finally:
-                client.close()
             new = []
             for step, got in zip(session.steps, matched):
                 new.append(step.request.line)

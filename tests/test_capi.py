@@ -371,63 +371,54 @@ def test_exact_searches_take_a_time_limit():
     assert out.value == SENTINEL
 
 
-@pytest.mark.parametrize("name", [g for g in GAMES if nutcore.load_game(g).new_initial_state().hidden_information])
+HIDDEN = [g for g in GAMES if nutcore.load_game(g).new_initial_state().hidden_information]
+
+
+def _seat0_twins(name: str, bot_seed: int, from_step: int, seat0_to_move: bool):
+    """Along a game of greedy bots, six times (at least three): the true state and a twin that
+    seat 0 cannot tell from it (the package's resample_from_infostate), both as C ABI states, with
+    the step."""
+    game = CapiGame(name)
+    py_game = nutcore.load_game(name)
+    state = game.new_state()
+    bot = CapiBot("greedy")
+    bot.reset(bot_seed)
+    checked = step = 0
+    while checked < 6 and state.current_player() != NC_TERMINAL and step < 400:
+        player = state.current_player()
+        if step > from_step and (player == 0 or not seat0_to_move):
+            py = py_game.state_from_json(state.to_json())
+            for seed in range(5):
+                other = py.resample_from_infostate(0, seed).to_json()
+                if other != py.to_json():
+                    yield state, game.state_from_json(other), step
+                    checked += 1
+                    break
+        state.apply(state.sample_chance(step) if player == NC_CHANCE else bot.move(state))
+        step += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("name", HIDDEN)
 def test_searches_read_only_what_the_seat_knows(name):
-    """Two true states that seat 0 cannot tell apart (the Python package's resample_from_infostate:
-    the same observation_json(0)) get the same nc_best_move from seat 0 with the same seed."""
-    game = CapiGame(name)
-    py_game = nutcore.load_game(name)
-    state = game.new_state()
-    bot = CapiBot("greedy")
-    bot.reset(1)
-    checked = step = 0
-    while checked < 6 and state.current_player() != NC_TERMINAL and step < 400:
-        player = state.current_player()
-        if player == 0 and step > 6:
-            py = py_game.state_from_json(state.to_json())
-            for seed in range(5):
-                other = py.resample_from_infostate(0, seed).to_json()
-                if other != py.to_json():
-                    twin = game.state_from_json(other)
-                    assert twin.observation_json(0) == state.observation_json(0)
-                    request = {"iterations": 100, "seed": step}
-                    ours, theirs = state.best_move(request), twin.best_move(request)
-                    ours.pop("elapsed"), theirs.pop("elapsed")
-                    assert ours == theirs, step
-                    checked += 1
-                    break
-        state.apply(state.sample_chance(step) if player == NC_CHANCE else bot.move(state))
-        step += 1
-    assert checked >= 3
+    """Two true states that seat 0 cannot tell apart (the same observation_json(0)) get the same
+    nc_best_move from seat 0 with the same seed."""
+    for state, twin, step in _seat0_twins(name, bot_seed=1, from_step=6, seat0_to_move=True):
+        assert twin.observation_json(0) == state.observation_json(0)
+        request = {"iterations": 100, "seed": step}
+        ours, theirs = state.best_move(request), twin.best_move(request)
+        ours.pop("elapsed"), theirs.pop("elapsed")
+        assert ours == theirs, step
 
 
-@pytest.mark.parametrize("name", [g for g in GAMES if nutcore.load_game(g).new_initial_state().hidden_information])
+@pytest.mark.parametrize("name", HIDDEN)
 def test_a_seats_board_shows_nothing_it_has_not_seen(name):
-    """Two true states that differ only in what seat 0 has not seen (the package's
-    resample_from_infostate) give seat 0 the same nc_state_board, memory aids on and off, while
-    the whole positions' boards tell them apart."""
-    game = CapiGame(name)
-    py_game = nutcore.load_game(name)
-    state = game.new_state()
-    bot = CapiBot("greedy")
-    bot.reset(2)
-    checked = step = 0
-    while checked < 6 and state.current_player() != NC_TERMINAL and step < 400:
-        if step > 4:
-            py = py_game.state_from_json(state.to_json())
-            for seed in range(5):
-                other = py.resample_from_infostate(0, seed).to_json()
-                if other != py.to_json():
-                    twin = game.state_from_json(other)
-                    for aids in (True, False):
-                        assert twin.board(0, aids) == state.board(0, aids), (step, aids)
-                    assert twin.board() != state.board()  # the whole positions do differ
-                    checked += 1
-                    break
-        player = state.current_player()
-        state.apply(state.sample_chance(step) if player == NC_CHANCE else bot.move(state))
-        step += 1
-    assert checked >= 3
+    """Two true states that differ only in what seat 0 has not seen give seat 0 the same
+    nc_state_board, memory aids on and off, while the whole positions' boards tell them apart."""
+    for state, twin, step in _seat0_twins(name, bot_seed=2, from_step=4, seat0_to_move=False):
+        for aids in (True, False):
+            assert twin.board(0, aids) == state.board(0, aids), (step, aids)
+        assert twin.board() != state.board()  # the whole positions do differ
 
 
 def test_clone_is_independent_and_states_outlive_their_game():
