@@ -97,7 +97,7 @@ def test_a_bad_request_resolves_with_its_error_reply():
     assert r["badId"]["error"] == "bad_request" and "id" not in r["badId"]
     assert [line.get("error") for line in r["raw"]] == ["bad_request", "bad_json"]
     assert r["after"] == "hello"  # the engine goes on
-    assert "unknown key 'no_such_limit'" in r["limits"]
+    assert 'unknown key "no_such_limit"' in r["limits"]
 
 
 def test_the_module_loads_from_bytes_a_path_or_a_url_at_once_and_leaves_no_globals():
