@@ -493,7 +493,7 @@ Json Engine::new_game(const Json& msg, const Json*) {
            cmd + ": " + name + " is a game of hidden information: give seat, the seat this connection plays (0.." +
                std::to_string(game->num_players() - 1) + "), or null to host the game with every seat's information");
   }
-  session_.start(game, name, seat, seed ? *seed : random_seed());
+  session_.start(game, seat, seed ? *seed : random_seed());
   Json r = Json::object();
   r.set("game", Json::string(name));
   r.set("players", Json::integer(game->num_players()));

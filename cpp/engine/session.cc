@@ -43,9 +43,8 @@ Json StatusView::to_json(bool searching) const {
   return s;
 }
 
-void Session::start(std::shared_ptr<const AnyGame> game, std::string name, std::optional<int> seat, uint64_t seed) {
+void Session::start(std::shared_ptr<const AnyGame> game, std::optional<int> seat, uint64_t seed) {
   game_ = std::move(game);
-  name_ = std::move(name);
   seat_ = seat;
   seed_ = seed;
   rng_.reseed(seed);

@@ -63,12 +63,12 @@ class Session {
  public:
   // A new game: `seat` is the seat the connection plays (nullopt: it hosts the game and sees
   // everything); `seed` seeds the draws of chance.
-  void start(std::shared_ptr<const AnyGame> game, std::string name, std::optional<int> seat, uint64_t seed);
+  void start(std::shared_ptr<const AnyGame> game, std::optional<int> seat, uint64_t seed);
   // A position of the same game, in its JSON form; the history starts again from it.
   void set_position(const Json& position, const std::string& who);
 
   bool started() const { return state_ != nullptr; }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return game_->info().name; }
   std::optional<int> seat() const { return seat_; }
   uint64_t seed() const { return seed_; }
   const AnyGame& game() const { return *game_; }
@@ -113,7 +113,6 @@ class Session {
   Action resolve_move(const AnyState& state, const MoveRef& move, size_t index, const std::string& who) const;
 
   std::shared_ptr<const AnyGame> game_;
-  std::string name_;
   std::unique_ptr<AnyState> state_;
   std::optional<int> seat_;
   uint64_t seed_ = 0;
