@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -342,3 +344,54 @@ def test_without_memory_aids_the_move_list_starts_at_the_humans_last_move(page):
     history = page.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
     assert history and history[0].startswith("seat 0: "), history
     assert sum(h.startswith("seat 0: ") for h in history) == 1, history
+
+
+WORKER_EXAMPLE_PAGE = """<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module">
+const worker = new Worker("worker.js", { type: "module" });
+const seen = [];
+let waiting = null;
+worker.onmessage = ({ data }) => {
+  seen.push(data);
+  if (waiting && waiting.test(data)) { const w = waiting; waiting = null; w.resolve(data); }
+};
+const next = (test) => new Promise((resolve) => { waiting = { test, resolve }; });
+const ask = (request) => { const r = next((m) => m.type === request.cmd || m.type === "error"); worker.postMessage(request); return r; };
+let { status } = await ask({ cmd: "new_game", game: "auf_die_nuesse", seed: 1 });
+while (status.chance) ({ status } = await ask({ cmd: "chance" }));
+const searched = next((m) => m.type === "best_move" || m.type === "error");
+const firstInfo = new Promise((resolve) => { const t = setInterval(() => {
+  if (seen.some((m) => m.type === "info")) { clearInterval(t); resolve(); } }, 10); });
+worker.postMessage({ cmd: "best_move", time_limit: 60 });
+await firstInfo;
+worker.postMessage({ cmd: "stop" });
+const reply = await searched;
+window.result = { reply, seen };
+</script>"""
+
+
+def test_the_web_worker_example_of_the_docs_runs(browser, tmp_path):
+    """docs/web.md's Web Worker example, as written, started by a page as its comment says: the
+    page posts requests, gets progress lines and replies back, and a stop ends a long search."""
+    doc = (Path(__file__).resolve().parent.parent / "docs/web.md").read_text(encoding="utf-8")
+    example = re.search(r"```js\n(.*?)```", doc.split("### In a Web Worker", 1)[1], re.S).group(1)
+    folder = tmp_path / "site"
+    shutil.copytree(module_dir(), folder / "wasm")
+    (folder / "worker.js").write_text(example)
+    (folder / "index.html").write_text(WORKER_EXAMPLE_PAGE)
+    with static_server(folder) as url:
+        context = browser.new_context()
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.goto(url)
+        pg.wait_for_function("window.result !== undefined", timeout=120000)
+        result = pg.evaluate("window.result")
+        context.close()
+    assert not errors, errors
+    reply = result["reply"]
+    assert reply["type"] == "best_move" and reply["stopped"] is True, reply
+    assert reply["result"]["action_string"]
+    types = [m["type"] for m in result["seen"]]
+    assert "info" in types and types.index("stop") < types.index("best_move"), types
