@@ -356,7 +356,11 @@ worker.onmessage = ({ data }) => {
   if (waiting && waiting.test(data)) { const w = waiting; waiting = null; w.resolve(data); }
 };
 const next = (test) => new Promise((resolve) => { waiting = { test, resolve }; });
-const ask = (request) => { const r = next((m) => m.type === request.cmd || m.type === "error"); worker.postMessage(request); return r; };
+const ask = (request) => {
+  const r = next((m) => m.type === request.cmd || m.type === "error");
+  worker.postMessage(request);
+  return r;
+};
 let { status } = await ask({ cmd: "new_game", game: "auf_die_nuesse", seed: 1 });
 while (status.chance) ({ status } = await ask({ cmd: "chance" }));
 const searched = next((m) => m.type === "best_move" || m.type === "error");
