@@ -76,7 +76,9 @@ def _converse(client, game: str) -> list:
         else:
             go = r.ask(cmd="go", iterations=40) if step % 2 else r.ask(cmd="go", bot="greedy")
             assert go["type"] == "go", go
+    r.ask(cmd="record")
     r.ask(cmd="undo", count=2)
+    r.ask(cmd="record")
     r.ask(cmd="legal")
     r.ask(cmd="board")
     r.ask(cmd="undo", count=500)

@@ -688,6 +688,87 @@ def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_card
     assert changed >= 3
 
 
+@pytest.mark.parametrize("game", nutcore.list_games())
+def test_record_is_the_game_so_far_and_replays_to_the_position(proc, game):
+    """A host's record: every move and chance outcome in order, by apply, chance and go (a bot's
+    and a search's), which replayed through the Python API from the start reaches the engine's
+    position; undo takes moves off it and set_position starts it again."""
+    h = proc
+    host = {"seat": None} if nutcore.load_game(game).hidden_information else {}
+    new = h.ok(cmd="new_game", game=game, players=2, seed=11, **host)
+    assert h.ok(cmd="record")["moves"] == []
+    played = []
+    rng = random.Random(4)
+    for step in range(30):
+        status = h.ok(cmd="status")["status"]
+        if status["terminal"]:
+            break
+        if status["chance"]:
+            reply = h.ok(cmd="chance")
+            played.append((None, reply["outcome"]["action"]))
+        elif step % 3 == 0:
+            move = rng.choice(h.ok(cmd="legal")["moves"])
+            reply = h.ok(cmd="apply", moves=[move["action"]])
+            played.append((status["current_player"], move["action"]))
+        else:
+            reply = h.ok(cmd="go", iterations=20) if step % 3 == 1 else h.ok(cmd="go", bot="random")
+            played.append((reply["player"], reply["move"]["action"]))
+    record = h.ok(cmd="record")
+    assert record["game"] == game and record["seat"] is None and record["status"] == h.ok(cmd="status")["status"]
+    assert [(m["player"], m["move"]["action"]) for m in record["moves"]] == played
+    assert not any(m["hidden"] for m in record["moves"])
+    state = nutcore.load_game(game, **new["params"]).new_initial_state()
+    for _, action in played:
+        state.apply_action(action)
+    assert state.to_json() == truth(h, new).to_json()
+    h.ok(cmd="set_position", position=truth(h, new).to_json())
+    assert h.ok(cmd="record")["moves"] == []
+
+
+def test_undo_takes_moves_off_the_record(proc):
+    h = proc
+    h.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=5)
+    _until_seat(h, 0)
+    before = h.ok(cmd="record")["moves"]
+    h.ok(cmd="apply", moves=[h.ok(cmd="legal")["moves"][-1]["action"]])
+    _until_seat(h, 0)
+    assert len(h.ok(cmd="record")["moves"]) > len(before) + 1
+    h.ok(cmd="undo")
+    assert h.ok(cmd="record")["moves"] == before
+
+
+@pytest.mark.parametrize("game", ["nutz", "ritter"])
+def test_a_seat_s_record_holds_what_it_saw_when_it_was_played(proc, game):
+    """On a seat's connection the record is the seat's: its own moves in full, the others' and
+    chance's as they were shown in go's and chance's replies; and it does not change when the
+    truth behind the seat's view is swapped for a twin."""
+    h = proc
+    new = h.ok(cmd="new_game", game=game, players=2, seat=0, seed=3)
+    shown = []
+    rng = random.Random(8)
+    for _ in range(25):
+        status = h.ok(cmd="status")["status"]
+        if status["terminal"]:
+            break
+        if status["chance"]:
+            reply = h.ok(cmd="chance")
+            shown.append((None, reply["outcome"], reply["hidden"]))
+        elif status["current_player"] == 0:
+            move = rng.choice(h.ok(cmd="legal")["moves"])
+            h.ok(cmd="apply", moves=[move["action"]])
+            shown.append((0, move, False))
+        else:
+            reply = h.ok(cmd="go", bot="greedy")
+            shown.append((reply["player"], reply["move"], reply["hidden"]))
+    record = h.ok(cmd="record")
+    assert record["seat"] == 0
+    assert [(m["player"], m["move"], m["hidden"]) for m in record["moves"]] == shown
+    assert any(hidden for _, _, hidden in shown) and any(not hidden for _, _, hidden in shown)
+    twin = truth(h, new).resample_from_infostate(0, 77)
+    h.ok(cmd="_replace_truth", position=twin.to_json())
+    assert h.ok(cmd="record")["moves"] == record["moves"]
+
+
 # ----- limits for untrusted clients
 
 

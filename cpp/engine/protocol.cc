@@ -178,12 +178,9 @@ std::string encode_reply(const Json& reply) { return reply.dump(); }
 
 struct Engine::Search {
   std::optional<Json> rid;
-  std::string command;
   StopFlag flag{false};
   SearchProgress progress;
-  std::unique_ptr<AnyState> state;       // the position searched (a copy)
-  std::optional<SearchRequest> request;  // best_move's settings, or
-  std::unique_ptr<Bot> bot;              // the bot that plays
+  SearchJob job;  // the position searched (a copy) and what searches it
   Json budget = Json::object();
 };
 
@@ -361,6 +358,7 @@ const std::vector<Engine::Command>& Engine::commands() {
       {"go", go_fields, &Engine::go},
       {"stop", {}, &Engine::stop},
       {"undo", {"count"}, &Engine::undo},
+      {"record", {}, &Engine::record},
       {"quit", {}, nullptr},
       {"_truth", {}, &Engine::test_hook, true},
       {"_replace_truth", {"position"}, &Engine::test_hook, true},
@@ -651,27 +649,13 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
     settings.set("depth", Json::integer(limits_.depth));
 }
 
-const AnyState& Engine::check_search(const std::string& cmd, bool own_seat_only) {
-  need_game(cmd);
-  need_idle(cmd);
-  return session_.to_search(cmd, own_seat_only);
-}
-
 Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   const std::string cmd = "best_move";
   Json settings = search_settings(msg, cmd);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const AnyState& state = check_search(cmd, true);
-  apply_limits(cmd, settings);
-  SearchRequest request;
-  try {
-    request = parse_search_request(settings, cmd);
-    prepare_search(state, request, false, cmd);
-  } catch (const std::invalid_argument& e) {
-    refuse("bad_request", e.what());
-  }
-  if (!request.seed) request.seed = session_.next_seed();
-  start(rid, cmd, state.clone(), request, nullptr);
+  need_game(cmd);
+  need_idle(cmd);
+  start(rid, session_.best_move(std::move(settings), limiter(cmd), cmd));
   return Json::null();
 }
 
@@ -688,86 +672,27 @@ Json Engine::go(const Json& msg, const Json* rid) {
     }
   }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const AnyState& state = check_search(cmd, false);
-  std::unique_ptr<Bot> bot;
-  if (spec) {
-    const std::string shown_name = spec->name;
-    if (spec->kind == BotSpec::Kind::kLevel)
-      spec =
-          parse_bot_spec(level_spec(session_.name(), spec->level, state.game().num_players()));  // as this game sets it
-    try {
-      Bot(*spec).check_for(state);
-    } catch (const std::invalid_argument&) {
-      refuse("bad_request", cmd + ": bot " + shown_name + " is not available for " + session_.name());
-    }
-    const bool plain = spec->kind == BotSpec::Kind::kSearch && spec->memory == 1 && spec->noise == 0 &&
-                       spec->algorithm != Algorithm::kSolver;
-    if (plain) {
-      // A search bot's move is best_move with its settings: run that, to answer with its statistics.
-      settings = spec->settings;
-      settings.set("algorithm", Json::string(spec->kind_name()));
-      spec.reset();
-    } else if (spec->kind == BotSpec::Kind::kSearch) {
-      // A bot's own search stays within the limits too.
-      Json limited = spec->settings;
-      limited.set("algorithm", Json::string(spec->kind_name()));
-      apply_limits(cmd, limited);
-      Json parts = Json::object();
-      for (const auto& [key, value] : limited.items("settings"))
-        if (key != "algorithm") parts.set(key, value);
-      if (spec->memory != 1) parts.set("memory", Json::number(spec->memory));
-      if (spec->noise != 0) parts.set("noise", Json::number(spec->noise));
-      if (spec->reuse) parts.set("reuse", Json::boolean(true));
-      try {
-        spec = make_bot_spec(spec->kind_name(), parts);
-      } catch (const std::invalid_argument& e) {
-        refuse("bad_request", cmd + ": " + e.what());
-      }
-    }
-    if (spec) {
-      bot = std::make_unique<Bot>(*spec);
-      bot->set_name(shown_name);
-    }
-  }
-  std::optional<SearchRequest> request;
-  if (!bot) {
-    apply_limits(cmd, settings);  // before the generator moves: a refusal changes nothing
-    try {
-      request = parse_search_request(settings, cmd);
-      prepare_search(state, *request, false, cmd);
-    } catch (const std::invalid_argument& e) {
-      refuse("bad_request", e.what());
-    }
-  } else {
-    bot->reset(session_.next_seed());
-  }
-  const uint64_t seed = session_.next_seed();
-  if (request && !request->seed) request->seed = seed;
-  if (bot && spec->kind != BotSpec::Kind::kSearch) {
-    // Greedy and random choose at once: answered here, like any other command, so that a request
-    // right behind it is not refused as busy and nothing can stop it half way.
-    const Action action = bot->step(state);
-    return play(action, std::nullopt, false);
-  }
-  start(rid, cmd, state.clone(), request, std::move(bot));
+  need_game(cmd);
+  need_idle(cmd);
+  auto job = session_.go(std::move(settings), std::move(spec), limiter(cmd), cmd);
+  if (auto* played = std::get_if<Played>(&job)) return play_reply(*played, std::nullopt, false);
+  start(rid, std::move(std::get<SearchJob>(job)));
   return Json::null();
 }
 
-void Engine::start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
-                   std::optional<SearchRequest> request, std::unique_ptr<Bot> bot) {
+std::function<void(Json&)> Engine::limiter(const std::string& cmd) const {
+  return [this, cmd](Json& settings) { apply_limits(cmd, settings); };
+}
+
+void Engine::start(const Json* rid, SearchJob job) {
   auto search = std::make_shared<Search>();
   if (rid) search->rid = *rid;
-  search->command = cmd;
-  search->state = std::move(state);
-  if (request) {
-    search->budget.set("iterations", request->iterations > 0 ? Json::integer(request->iterations) : Json::null());
-    search->budget.set("time_limit", request->time_limit > 0 ? Json::number(request->time_limit) : Json::null());
-  } else {
-    search->budget.set("iterations", Json::null());
-    search->budget.set("time_limit", Json::null());
-  }
-  search->request = std::move(request);
-  search->bot = std::move(bot);
+  const auto& request = job.request;
+  search->budget.set("iterations",
+                     request && request->iterations > 0 ? Json::integer(request->iterations) : Json::null());
+  search->budget.set("time_limit",
+                     request && request->time_limit > 0 ? Json::number(request->time_limit) : Json::null());
+  search->job = std::move(job);
   search_ = search;
 #if defined(NUTCORE_NO_THREADS)
   to_run_ = search;  // dispatch runs it once mutex_ is released, lending the thread out as it goes
@@ -785,18 +710,14 @@ void Engine::stop_search(Search& search) {
 
 void Engine::run_search(std::shared_ptr<Search> search) {
   const auto start = Clock::now();
-  const AnyState& state = *search->state;
+  const AnyState& state = *search->job.state;
   // Another seat's search is none of a seat's business (its statistics would hint at its cards).
-  bool show_stats;
-  {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
-    show_stats = search->command == "best_move" || session_.may_see_choice(state);
-  }
+  const bool show_stats = search->job.show_stats;
   const auto progress = [&](bool queued) {
     Json info = Json::object();
     info.set("type", Json::string("info"));
     if (search->rid) info.set("id", *search->rid);
-    info.set("command", Json::string(search->command));
+    info.set("command", Json::string(search->job.command));
     info.set("elapsed", Json::number(std::round(seconds_since(start) * 1000) / 1000));
     info.set("budget", search->budget);
     if (queued) info.set("queued", Json::boolean(true));
@@ -826,10 +747,9 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   std::string error_code, error_message;
   bool slot = false;
   const auto search_now = [&] {
-    if (search->bot)
-      action = search->bot->step(state, &search->flag, &search->progress);
-    else
-      outcome = best_move(state, *search->request, &search->flag, &search->progress, nullptr, search->command);
+    Found found = Session::search(search->job, &search->flag, &search->progress);
+    outcome = std::move(found.outcome);
+    action = found.action;
   };
 #if defined(NUTCORE_NO_THREADS)
   // One thread (stop.h): the search lends it to this loop every few milliseconds, which sends the
@@ -914,11 +834,11 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   } catch (const Stopped&) {
     // An exact search has no move until it finishes, nor MCTS before its first iteration.
     error_code = "stopped";
-    error_message = search->command + ": stopped before the search had a move; nothing was played";
+    error_message = search->job.command + ": stopped before the search had a move; nothing was played";
   } catch (const std::invalid_argument& e) {
     const std::string text = e.what();
     error_code = "bad_request";
-    error_message = text.rfind(search->command + ":", 0) == 0 ? text : search->command + ": " + text;
+    error_message = text.rfind(search->job.command + ":", 0) == 0 ? text : search->job.command + ": " + text;
   } catch (const std::exception& e) {  // the engine outlives any failure of one search
     error_code = "internal";
     error_message = std::string("internal error: ") + e.what();
@@ -951,32 +871,31 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
   if (search_.get() == &search) search_.reset();
   const Json* rid = search.rid ? &*search.rid : nullptr;
   if (!error_code.empty()) {
-    error(error_code, error_message, rid, &search.command);
+    error(error_code, error_message, rid, &search.job.command);
     return;
   }
   try {
     Json reply = Json::object();
-    reply.set("type", Json::string(search.command));
+    reply.set("type", Json::string(search.job.command));
     if (rid) reply.set("id", *rid);
-    if (search.command == "best_move") {
+    if (search.job.command == "best_move") {
       reply.set("result", outcome->to_json());
       reply.set("stopped", Json::boolean(outcome->stopped()));
     } else {
       // go: the position searched is the engine's (nothing else may change it while a search runs).
       if (outcome) action = outcome->action;
-      const Json played = play(action, outcome, search.flag.load());
+      const Json played = play_reply(session_.play(action), outcome, search.flag.load());
       for (const auto& [key, value] : played.items("reply")) reply.set(key, value);
     }
     emit(reply);
   } catch (const std::exception& e) {
-    error("internal", std::string("internal error: ") + e.what(), rid, &search.command);
+    error("internal", std::string("internal error: ") + e.what(), rid, &search.job.command);
   }
 }
 
-// Plays go's move on the engine's position (the caller holds mutex_): the reply's fields.
-// `stopped`: the move was chosen after a stop (a bot's search's best so far counts as stopped).
-Json Engine::play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped) {
-  const Played played = session_.play(action);
+// The fields of go's reply for its move, played (the caller holds mutex_). `stopped`: the move was
+// chosen after a stop (a bot's search's best so far counts as stopped).
+Json Engine::play_reply(const Played& played, const std::optional<SearchOutcome>& outcome, bool stopped) {
   const Json shown_move = played.move ? played.move->to_json() : Json::null();
   // The search's statistics go with a move the connection may see (never another seat's search
   // on a seat's connection); the bots that play as bots have none.
@@ -1008,6 +927,26 @@ Json Engine::undo(const Json& msg, const Json*) {
   session_.undo(count, cmd);
   Json r = Json::object();
   r.set("undone", Json::integer(count));
+  r.set("status", status());
+  return r;
+}
+
+Json Engine::record(const Json&, const Json*) {
+  const std::string cmd = "record";
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  need_game(cmd);
+  Json moves = Json::array();
+  for (const Played& played : session_.record()) {
+    Json entry = Json::object();
+    entry.set("player", seat_or_null(played.player));
+    entry.set("move", played.move ? played.move->to_json() : Json::null());
+    entry.set("hidden", Json::boolean(!played.move));
+    moves.push(entry);
+  }
+  Json r = Json::object();
+  r.set("game", Json::string(session_.name()));
+  r.set("seat", session_.seat() ? Json::integer(*session_.seat()) : Json::null());
+  r.set("moves", moves);
   r.set("status", status());
   return r;
 }

@@ -141,6 +141,7 @@ class Engine {
   Json go(const Json& msg, const Json* rid);
   Json stop(const Json& msg, const Json* rid);
   Json undo(const Json& msg, const Json* rid);
+  Json record(const Json& msg, const Json* rid);
   Json test_hook(const Json& msg, const Json* rid);
 
   // Helpers (the caller holds mutex_ where they read the game).
@@ -150,15 +151,14 @@ class Engine {
   Json played_json(const Played& played) const;
   Json search_settings(const Json& msg, const std::string& cmd) const;
   void apply_limits(const std::string& cmd, Json& settings) const;
-  const AnyState& check_search(const std::string& cmd, bool own_seat_only);
+  std::function<void(Json&)> limiter(const std::string& cmd) const;  // apply_limits, for the Session
   void check_file_params(const std::string& cmd, const std::string& game, int players, Json& params) const;
-  void start(const Json* rid, const std::string& cmd, std::unique_ptr<AnyState> state,
-             std::optional<SearchRequest> request, std::unique_ptr<Bot> bot);
+  void start(const Json* rid, SearchJob job);
   void run_search(std::shared_ptr<Search> search);
   void answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action, const std::string& error_code,
               const std::string& error_message);
   void stop_search(Search& search);
-  Json play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped);
+  Json play_reply(const Played& played, const std::optional<SearchOutcome>& outcome, bool stopped);
   void reap();  // joins the threads of searches that have ended (never with mutex_ held)
 
   Send send_;

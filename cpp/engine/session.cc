@@ -49,7 +49,7 @@ void Session::start(std::shared_ptr<const AnyGame> game, std::optional<int> seat
   seed_ = seed;
   rng_.reseed(seed);
   state_ = game_->new_initial_state();
-  undo_.clear();
+  steps_.clear();
 }
 
 void Session::set_position(const Json& position, const std::string& who) {
@@ -59,7 +59,7 @@ void Session::set_position(const Json& position, const std::string& who) {
   } catch (const std::invalid_argument& e) {
     refuse("bad_request", who + ": " + e.what());
   }
-  undo_.clear();
+  steps_.clear();
 }
 
 const AnyState& Session::state(const std::string& who) const {
@@ -183,15 +183,15 @@ Action Session::resolve_move(const AnyState& state, const MoveRef& move, size_t 
 std::vector<Played> Session::apply(const std::vector<MoveRef>& moves, const std::string& who) {
   std::unique_ptr<AnyState> now = state(who).clone();
   std::vector<Played> played;
-  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> before;
+  std::vector<Step> steps;
   for (size_t i = 0; i < moves.size(); ++i) {
     const Action action = resolve_move(*now, moves[i], i, who);
     played.push_back({now->current_player(), move_view(*now, action)});
-    before.emplace_back(now->clone(), !now->is_chance_node());
+    steps.push_back({now->clone(), !now->is_chance_node(), played.back()});
     now->apply_action(action);
   }
   state_ = std::move(now);  // all or nothing: the position changes only here
-  for (auto& b : before) undo_.push_back(std::move(b));
+  for (auto& step : steps) steps_.push_back(std::move(step));
   return played;
 }
 
@@ -212,14 +212,14 @@ Played Session::chance(const std::string& who) {
   const auto [action, probability] = outcomes[k];
   Played out{now.current_player(), seen(now, action)};
   if (out.move) out.move->probability = probability;  // where the outcomes may be seen
-  undo_.emplace_back(now.clone(), false);
+  steps_.push_back({now.clone(), false, out});
   now.apply_action(action);
   return out;
 }
 
 Played Session::play(Action action) {
   Played out{state_->current_player(), seen(*state_, action)};
-  undo_.emplace_back(state_->clone(), false);
+  steps_.push_back({state_->clone(), false, out});
   state_->apply_action(action);
   return out;
 }
@@ -229,15 +229,15 @@ int Session::undo(int count, const std::string& who) {
   // Back to before the count-th last move the connection gave by apply, undoing whatever followed
   // it (the engine's moves, chance).
   std::vector<size_t> own;
-  for (size_t i = 0; i < undo_.size(); ++i)
-    if (undo_[i].second) own.push_back(i);
+  for (size_t i = 0; i < steps_.size(); ++i)
+    if (steps_[i].own) own.push_back(i);
   if (own.size() < static_cast<size_t>(count))
     refuse("not_now", who + ": " + std::to_string(count) + " move(s) of this connection to undo wanted, " +
                           (own.empty() ? std::string("none") : "only " + std::to_string(own.size())) +
                           " since the game or position began (undo takes back moves given by apply)");
   const size_t index = own[own.size() - count];
-  std::unique_ptr<AnyState> before = std::move(undo_[index].first);
-  undo_.erase(undo_.begin() + static_cast<long>(index), undo_.end());
+  std::unique_ptr<AnyState> before = std::move(steps_[index].before);
+  steps_.erase(steps_.begin() + static_cast<long>(index), steps_.end());
   if (hiding()) {
     // The truth behind the seat's view is drawn afresh from what the seat knows: else undoing and
     // replaying would sample the same hidden cards again and again and give them away.
@@ -245,6 +245,102 @@ int Session::undo(int count, const std::string& who) {
   }
   state_ = std::move(before);
   return count;
+}
+
+SearchJob Session::best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who) {
+  const AnyState& now = to_search(who, true);
+  limit(settings);
+  SearchJob job{who, nullptr, std::nullopt, nullptr, true};
+  try {
+    job.request = parse_search_request(settings, who);
+    prepare_search(now, *job.request, false, who);
+  } catch (const std::invalid_argument& e) {
+    refuse("bad_request", e.what());
+  }
+  if (!job.request->seed) job.request->seed = next_seed();
+  job.state = now.clone();
+  return job;
+}
+
+std::variant<SearchJob, Played> Session::go(Json settings, std::optional<BotSpec> spec,
+                                            const std::function<void(Json&)>& limit, const std::string& who) {
+  const AnyState& now = to_search(who, false);
+  std::unique_ptr<Bot> bot;
+  if (spec) {
+    const std::string shown_name = spec->name;
+    if (spec->kind == BotSpec::Kind::kLevel)
+      spec = parse_bot_spec(level_spec(name(), spec->level, now.game().num_players()));  // as this game sets it
+    try {
+      Bot(*spec).check_for(now);
+    } catch (const std::invalid_argument&) {
+      refuse("bad_request", who + ": bot " + shown_name + " is not available for " + name());
+    }
+    const bool plain = spec->kind == BotSpec::Kind::kSearch && spec->memory == 1 && spec->noise == 0 &&
+                       spec->algorithm != Algorithm::kSolver;
+    if (plain) {
+      // A search bot's move is best_move with its settings: run that, to answer with its statistics.
+      settings = spec->settings;
+      settings.set("algorithm", Json::string(spec->kind_name()));
+      spec.reset();
+    } else if (spec->kind == BotSpec::Kind::kSearch) {
+      // A bot's own search stays within the owner's limits too.
+      Json limited = spec->settings;
+      limited.set("algorithm", Json::string(spec->kind_name()));
+      limit(limited);
+      Json parts = Json::object();
+      for (const auto& [key, value] : limited.items("settings"))
+        if (key != "algorithm") parts.set(key, value);
+      if (spec->memory != 1) parts.set("memory", Json::number(spec->memory));
+      if (spec->noise != 0) parts.set("noise", Json::number(spec->noise));
+      if (spec->reuse) parts.set("reuse", Json::boolean(true));
+      try {
+        spec = make_bot_spec(spec->kind_name(), parts);
+      } catch (const std::invalid_argument& e) {
+        refuse("bad_request", who + ": " + e.what());
+      }
+    }
+    if (spec) {
+      bot = std::make_unique<Bot>(*spec);
+      bot->set_name(shown_name);
+    }
+  }
+  std::optional<SearchRequest> request;
+  if (!bot) {
+    limit(settings);  // before the generator moves: a refusal changes nothing
+    try {
+      request = parse_search_request(settings, who);
+      prepare_search(now, *request, false, who);
+    } catch (const std::invalid_argument& e) {
+      refuse("bad_request", e.what());
+    }
+  } else {
+    bot->reset(next_seed());
+  }
+  const uint64_t seed = next_seed();
+  if (request && !request->seed) request->seed = seed;
+  if (bot && spec->kind != BotSpec::Kind::kSearch) {
+    // Greedy and random choose at once: played here, so that nothing can stop them half way.
+    return play(bot->step(now));
+  }
+  return SearchJob{who, now.clone(), std::move(request), std::move(bot), may_see_choice(now)};
+}
+
+Found Session::search(SearchJob& job, const StopFlag* stop, SearchProgress* progress) {
+  Found found;
+  if (job.bot) {
+    found.action = job.bot->step(*job.state, stop, progress);
+  } else {
+    found.outcome = engine::best_move(*job.state, *job.request, stop, progress, nullptr, job.command);
+    found.action = found.outcome->action;
+  }
+  return found;
+}
+
+std::vector<Played> Session::record() const {
+  std::vector<Played> out;
+  out.reserve(steps_.size());
+  for (const Step& step : steps_) out.push_back(step.played);
+  return out;
 }
 
 void Session::replace_truth(const Json& position) {

@@ -1,15 +1,18 @@
 // A game in play, as one connection sees it: the engine's typed face below the protocol. It holds
-// the game, the optional seat the connection plays, the position, the history that undo walks
-// back, and the generator that draws chance; it answers in types, parses no text, and decides
-// alone what a seat may see. Its errors are SessionError, each with the stable code the protocol
-// sends (docs/engine-protocol.md, "Errors").
+// the game, the optional seat the connection plays, the position, the record of the game so far
+// (which undo walks back), and the generator that draws chance; it sets up and runs the searches
+// (best_move and go, with a stop flag and their figures as they go); it answers in types, parses
+// no text, and decides alone what a seat may see. Its errors are SessionError, each with the
+// stable code the protocol sends (docs/engine-protocol.md, "Errors").
 //
 // The protocol (protocol.cc) reads a request's fields, calls one of these and writes the reply;
-// it keeps what belongs to a connection (the lines, the threads a search runs on, the limits).
+// it keeps what belongs to a connection: the lines, its limits, and the threads a search runs on
+// (Session::search runs without the owner's lock, on a copy of the position).
 // A Session is not thread-safe: its owner locks.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +23,8 @@
 #include "core/json.h"
 #include "core/rng.h"
 #include "engine/any.h"
+#include "engine/bots.h"
+#include "engine/settings.h"
 
 namespace nutcore::engine {
 
@@ -57,6 +62,23 @@ struct Played {
 struct MoveRef {
   std::variant<int64_t, std::string> move;
   std::string shown;  // as the client wrote it, for messages (empty: the move's own text)
+};
+
+// A search the session set up, on a copy of the position so that it runs without the owner's
+// lock: best_move's (a search of the connection's own decision) or go's (a search or a bot that
+// chooses the move of whoever is to move).
+struct SearchJob {
+  std::string command;                   // "best_move" or "go"
+  std::unique_ptr<AnyState> state;       // the position searched
+  std::optional<SearchRequest> request;  // a search's settings, its seed drawn, or
+  std::unique_ptr<Bot> bot;              // the bot that chooses go's move
+  bool show_stats = false;               // whether the connection may see the search's figures
+};
+
+// What a search found: best_move's outcome, or go's move (a bot's comes with no outcome).
+struct Found {
+  std::optional<SearchOutcome> outcome;
+  Action action = -1;
 };
 
 class Session {
@@ -104,6 +126,22 @@ class Session {
   // afresh. Returns the count.
   int undo(int count, const std::string& who);
 
+  // The searches. `limit` is the owner's: it refuses settings above its limits or caps them (it
+  // may throw its own error). A refusal changes nothing, the generator included.
+  // best_move: a search of the connection's own decision, with the settings request_settings reads.
+  SearchJob best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who);
+  // go: the move of whoever is to move, by a search (settings) or a bot (`bot`; a level is this
+  // game's). A bot that chooses at once (greedy, random) plays here, and go answers its Played.
+  std::variant<SearchJob, Played> go(Json settings, std::optional<BotSpec> bot, const std::function<void(Json&)>& limit,
+                                     const std::string& who);
+  // Runs a job to its end or to `stop`, its figures in `progress` as it goes: the one way a
+  // connection's searches run. It reads only the job, so its owner calls it without the lock.
+  static Found search(SearchJob& job, const StopFlag* stop, SearchProgress* progress);
+
+  // The game so far, since start or set_position: every move and chance outcome in order, as the
+  // connection saw it when it was played (undo takes moves back off it).
+  std::vector<Played> record() const;
+
   uint64_t next_seed() { return rng_.next(); }  // for searches and bots
   void reseed(uint64_t seed) { rng_.reseed(seed); }
   // For the test hooks: a state the seat cannot tell from the truth.
@@ -117,9 +155,14 @@ class Session {
   std::optional<int> seat_;
   uint64_t seed_ = 0;
   Rng rng_{0};
-  // Positions before each change since start / set_position, for undo: (state, own), own marking
-  // a move the connection gave itself by apply (what undo counts).
-  std::vector<std::pair<std::unique_ptr<AnyState>, bool>> undo_;
+  // Each change since start / set_position: the position before it (for undo), whether the
+  // connection gave the move itself by apply (what undo counts), and the move as it saw it.
+  struct Step {
+    std::unique_ptr<AnyState> before;
+    bool own = false;
+    Played played;
+  };
+  std::vector<Step> steps_;
 };
 
 }  // namespace nutcore::engine
