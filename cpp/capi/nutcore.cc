@@ -96,43 +96,8 @@ bool retire(const void* p, Kind k) {
   return true;
 }
 
-// Text that is valid UTF-8 whatever the caller passed in: each byte outside a well-formed sequence
-// as \xNN (strict decoders, such as Rust's CStr::to_str or .NET's, refuse anything else).
-std::string utf8_escaped(const std::string& text) {
-  if (nutcore::valid_utf8(text)) return text;
-  const auto byte = [&](size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u; };
-  const auto tail = [&](size_t i) { return (byte(i) & 0xC0) == 0x80; };
-  std::string out;
-  size_t i = 0;
-  while (i < text.size()) {
-    const unsigned c = byte(i);
-    size_t n = 0;  // the length of a well-formed sequence at i (Unicode's table 3-7), 0 if none
-    if (c < 0x80)
-      n = 1;
-    else if (c >= 0xC2 && c <= 0xDF)
-      n = tail(i + 1) ? 2 : 0;
-    else if (c >= 0xE0 && c <= 0xEF) {
-      const unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-      n = byte(i + 1) >= lo && byte(i + 1) <= hi && tail(i + 2) ? 3 : 0;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      const unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-      n = byte(i + 1) >= lo && byte(i + 1) <= hi && tail(i + 2) && tail(i + 3) ? 4 : 0;
-    }
-    if (n > 0) {
-      out.append(text, i, n);
-      i += n;
-    } else {
-      char hex[5];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-      ++i;
-    }
-  }
-  return out;
-}
-
 nc_status fail(nc_status status, const std::string& message) {
-  last_error = utf8_escaped(message);
+  last_error = nutcore::utf8_escaped(message);
   return status;
 }
 

@@ -493,48 +493,75 @@ void JsonObjectReader::finish() const {
       fail(what_ + ": unknown key \"" + kv.first + "\"");
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at p[i] (no overlong forms, no surrogates, nothing
+// past U+10FFFF; Unicode's table 3-7), or 0 if there is none.
+size_t utf8_sequence(const unsigned char* p, size_t n, size_t i) {
+  const unsigned c = p[i];
+  size_t len = 0;
+  unsigned lo = 0x80, hi = 0xBF;  // the range of the second byte
+  if (c < 0x80)
+    return 1;
+  else if (c >= 0xC2 && c <= 0xDF)
+    len = 2;
+  else if (c == 0xE0) {
+    len = 3;
+    lo = 0xA0;
+  } else if (c == 0xED) {
+    len = 3;
+    hi = 0x9F;
+  }  // no surrogates
+  else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+    len = 3;
+  else if (c == 0xF0) {
+    len = 4;
+    lo = 0x90;
+  } else if (c >= 0xF1 && c <= 0xF3)
+    len = 4;
+  else if (c == 0xF4) {
+    len = 4;
+    hi = 0x8F;
+  }
+  if (len == 0 || i + len > n) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    const unsigned b = p[i + k];
+    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return 0;
+  }
+  return len;
+}
+
+}  // namespace
+
 bool valid_utf8(const std::string& text, size_t* bad_offset) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  size_t i = 0;
-  while (i < n) {
-    const unsigned c = p[i];
-    size_t len = 0;
-    unsigned lo = 0x80, hi = 0xBF;  // the range of the second byte
-    if (c < 0x80)
-      len = 1;
-    else if (c >= 0xC2 && c <= 0xDF)
-      len = 2;
-    else if (c == 0xE0) {
-      len = 3;
-      lo = 0xA0;
-    } else if (c == 0xED) {
-      len = 3;
-      hi = 0x9F;
-    }  // no surrogates
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
-      len = 3;
-    else if (c == 0xF0) {
-      len = 4;
-      lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3)
-      len = 4;
-    else if (c == 0xF4) {
-      len = 4;
-      hi = 0x8F;
-    }
-    bool ok = len > 0 && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k) {
-      const unsigned b = p[i + k];
-      ok = k == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
-    }
-    if (!ok) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = utf8_sequence(p, text.size(), i);
+    if (len == 0) {
       if (bad_offset) *bad_offset = i;
       return false;
     }
     i += len;
   }
   return true;
+}
+
+std::string utf8_escaped(const std::string& text, bool controls) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = utf8_sequence(p, text.size(), i);
+    if (len > 0 && !(controls && len == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
+      out.append(text, i, len);
+      i += len;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", p[i]);
+      out += hex;
+      ++i;
+    }
+  }
+  return out;
 }
 
 int json_int_in(const Json& v, const std::string& what, int lo, int hi) {

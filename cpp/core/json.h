@@ -92,6 +92,10 @@ class JsonObjectReader {
 // Whether `text` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF);
 // if not, where the first bad byte is.
 bool valid_utf8(const std::string& text, size_t* bad_offset = nullptr);
+// `text` as valid UTF-8 whatever it holds: each byte outside a well-formed sequence (and, with
+// `controls`, each control character) as \xNN. Messages stay one line of valid UTF-8 that strict
+// decoders (Rust's CStr::to_str, .NET's) and every door can carry.
+std::string utf8_escaped(const std::string& text, bool controls = false);
 
 // Strict readers for loaders; each throws std::invalid_argument naming `what`.
 int json_int_in(const Json& v, const std::string& what, int lo, int hi);  // an integer in [lo, hi]

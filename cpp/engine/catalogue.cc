@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,23 +17,8 @@ namespace nutcore::engine {
 
 namespace {
 
-// A path as a message shows it: quoted, each byte that is not printable UTF-8 text as \xNN (a
-// message stays one line of valid UTF-8, which every door can carry).
-std::string shown_path(const std::string& path) {
-  const bool utf8 = valid_utf8(path);
-  std::string out = "'";
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7f || (!utf8 && c >= 0x80)) {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
-      out += escaped;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "'";
-}
+// A path as a message shows it: quoted, on one line of valid UTF-8.
+std::string shown_path(const std::string& path) { return "'" + utf8_escaped(path, true) + "'"; }
 
 bool is_data(const Json* v) { return v && (v->type() == Json::Type::kArray || v->type() == Json::Type::kObject); }
 
