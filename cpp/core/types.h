@@ -94,7 +94,7 @@ inline int next_seat(int p, int n) { return p + 1 == n ? 0 : p + 1; }
 // random play, which a game's random_action (search/random_playout.h) reproduces without the list.
 template <typename G, typename S>
 Action random_action_by_listing(const G& game, const S& s, Rng& rng) {
-  typename G::Actions legal;
+  typename G::Actions legal{};  // zeroed: GCC cannot see that legal_actions fills what is read
   game.legal_actions(s, legal);
   return legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
 }
