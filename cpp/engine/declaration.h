@@ -14,7 +14,8 @@
 //                                              gives it no time limit, engine/any.h)
 //   solver_applies(game, state)                where its exact solver decides
 //   solve(game, state, stop) -> SolverAnswer   its exact solver, where it has one
-//   fuzz_params(byte) -> Game::Params          the game a fuzz input's first byte picks
+//   fuzz_params(players, turn_cap, variant)    a game for the fuzzers: its players, its turn cap
+//     -> Game::Params                          and a variant number, from a fuzz input's first byte
 //
 // This header is vocabulary only: a game's declaration includes its rules, its heuristics and
 // solvers, never a search.

@@ -11,7 +11,8 @@
 // chunks serve the next search) and hold no state: each iteration replays its actions from the root,
 // which keeps a node at 24 bytes. The root's children's scores are also kept in two arrays, which a
 // selection there (every iteration, over every child) scans faster.
-// Root parallelism: `threads` independent trees with seeds seed+t, merged at the root.
+// Root parallelism: `threads` independent trees with seeds seed*phi + t (phi: 2^64 over the golden
+// ratio), merged at the root.
 #pragma once
 
 #include <algorithm>
