@@ -45,7 +45,7 @@ def test_unknown_game():
         benchmark.run(["chess"])
 
 
-# MCTS's root keeps its children's scores in arrays of its own, scanned two at a time (cpp/search/mcts.h,
+# MCTS's root keeps its children's scores in arrays of its own, scanned two at a time (cpp/search/tree_search.h,
 # first_maximum): it must take the very child a scan of the nodes takes, with the options that change
 # how the root scores its children and at every number of children modulo 4. Nodes searched and the
 # move, 500 uniform-playout iterations at seed i from bench position i (their 192, 12, 16 and 11
