@@ -103,6 +103,9 @@ struct Kind {
   }
 };
 
+// A bounded integer of a card set or the parameters (std::invalid_argument naming `what`).
+int int_in(const Json& v, const std::string& what, int lo, int hi);
+
 struct CardSet {
   std::string name = "unnamed";
   std::vector<Kind> kinds;
