@@ -210,14 +210,14 @@ class StateModel final : public AnyState {
   Json view_json(int seat) const override { return rules().view_json(state_, checked_seat(seat, "player")); }
   Json present_json(int seat) const override {
     if (seat >= 0) checked_seat(seat, "player");
-    if constexpr (requires { rules().present_json(state_, seat); })
+    if constexpr (HasMemoryAids<G>)
       return rules().present_json(state_, seat);
     else
       return seat < 0 ? to_json() : view_json(seat);
   }
   std::string present_string(int seat) const override {
     if (seat >= 0) checked_seat(seat, "player");
-    if constexpr (requires { rules().present_string(state_, seat); })
+    if constexpr (HasMemoryAids<G>)
       return rules().present_string(state_, seat);
     else
       return seat < 0 ? to_string() : information_string(seat);
@@ -468,6 +468,7 @@ struct GameEntry {
 template <typename D>
 GameEntry make_entry(const char* folder) {
   using G = typename D::Game;
+  static_assert(check_game<G>());  // names what a game lacks, before the templates below trip on it
   GameEntry e;
   e.info.name = G::kName;
   if (e.info.name != folder)
@@ -476,7 +477,7 @@ GameEntry make_entry(const char* folder) {
   e.info.tag = G::kGameTag;
   e.info.hidden_information = G::kHiddenInformation;
   e.info.whole_game_solver = D::kWholeGameSolver;
-  e.info.memory_aids = requires(const G& g, const typename G::StateType& s) { g.present_json(s, 0); };
+  e.info.memory_aids = HasMemoryAids<G>;
   e.info.max_players = G::kMaxNumPlayers;
   e.info.algorithms = D::kAlgorithms;
   e.info.search_defaults = game_search_defaults(D::kSearchDefaults, G::kName);

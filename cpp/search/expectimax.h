@@ -34,11 +34,6 @@
 
 namespace nutcore {
 
-template <typename G>
-concept HasEvaluation = requires(const G& g, const typename G::StateType& s, double* out) {
-  evaluate_all(g, s, out);
-};
-
 struct ExpectimaxOptions {
   static constexpr int kMaxDepth = 64;
   int depth = 3;         // the deepest depth searched (iterative deepening: 1, 2, ... depth), 1..kMaxDepth

@@ -8,15 +8,6 @@
 
 namespace nutcore {
 
-// Optional: `Action random_action(const State&, Rng&)`, the uniform choice without listing every
-// legal action (a game with hundreds of them per turn). Contract: the same action and the same
-// draws from `rng` as `legal[rng.below(legal.size())]` over legal_actions(), so a search's
-// results do not depend on whether a game has it (tests check this).
-template <typename G>
-concept HasRandomAction = requires(const G& g, const typename G::StateType& s, Rng& rng) {
-  { g.random_action(s, rng) } -> std::same_as<Action>;
-};
-
 // A uniformly random legal action at a decision node: the game's random_action where it has one.
 template <GameConcept G>
 Action random_decision(const G& game, const typename G::StateType& state, Rng& rng) {

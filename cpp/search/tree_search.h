@@ -128,21 +128,6 @@ void playout_rewards(const G& game, const typename G::StateType& state, const Mc
   }
 }
 
-// Games may offer a playout policy better than uniform, a free function found by argument-dependent
-// lookup: `Action rollout_action(const G&, const State&, Rng&)`, a legal action at a decision node.
-template <typename G>
-concept HasRolloutPolicy = requires(const G& g, const typename G::StateType& s, Rng& rng) {
-  { rollout_action(g, s, rng) } -> std::same_as<Action>;
-};
-
-// A game may play its greedy bot apart from its playout policy, found the same way:
-// `Action greedy_bot_action(const G&, const State&, Rng&)`, a legal action at a decision node. A
-// rule that makes a stronger player can make worse playouts (Ritter's, bench/RESULTS.md).
-template <typename G>
-concept HasGreedyBot = requires(const G& g, const typename G::StateType& s, Rng& rng) {
-  { greedy_bot_action(g, s, rng) } -> std::same_as<Action>;
-};
-
 // The game's greedy move at a decision node, as the greedy bot plays it: its greedy bot's, else its
 // rollout policy's, from a fresh generator (uniform, by the same generator, for a game with
 // neither).
@@ -156,15 +141,6 @@ Action greedy_policy_action(const G& game, const typename G::StateType& state) {
   else
     return random_action_by_listing(game, state, rng);
 }
-
-// And an order of the legal actions, best first by the same knowledge (found the same way):
-// `void order_actions(const G&, const State&, Actions&)` permutes the list legal_actions() gave.
-// With widening or a policy bias, MCTS expands children in this order, so progressive widening
-// opens the likeliest moves first.
-template <typename G>
-concept HasActionOrder = requires(const G& g, const typename G::StateType& s, typename G::Actions& actions) {
-  order_actions(g, s, actions);
-};
 
 namespace detail {
 

@@ -1,5 +1,5 @@
 // Purzelbaum: game knowledge for the AI, apart from the rules. Found by search through
-// argument-dependent lookup (see cpp/search/tree_search.h and expectimax.h).
+// argument-dependent lookup (core/game_concept.h lists the hooks).
 //   evaluate_all: points so far plus an equal share of what is still to be won
 //   rollout_action: the greedy policy (the greedy bot and the MCTS playout policy)
 //   order_actions: the legal actions best first by the same judgement (MCTS's progressive widening)
