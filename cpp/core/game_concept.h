@@ -69,4 +69,21 @@ concept HasForget = requires(const G& g, const typename G::StateType& s, Rng& rn
   { g.forget(s, 0, 0.5, rng) } -> std::same_as<typename G::StateType>;
 };
 
+// What a seat sees of a move or a chance outcome as it happens (HasObserve).
+struct Observed {
+  std::string text;    // what it sees, in words like the action's string; empty: nothing
+  bool whole = false;  // it knows which action it was: the action's id may be told it
+};
+
+// Optional, for games of hidden information: `observe(s, a, player)` is what `player` sees of
+// action or outcome `a` (legal at `s`) as it is played: its string where the rules show it to that
+// seat, a public part of it, or nothing; and what the event reveals at that moment (a card turned
+// over). Equal for every `s` the seat cannot tell apart and every `a` that leaves it knowing the
+// same. A game without the hook: everything is seen (perfect information) or, with hidden
+// information, a seat's own decisions only.
+template <typename G>
+concept HasObserve = requires(const G& g, const typename G::StateType& s, Action a) {
+  { g.observe(s, a, 0) } -> std::same_as<Observed>;
+};
+
 }  // namespace nutcore

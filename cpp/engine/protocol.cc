@@ -567,7 +567,7 @@ Json Engine::chance(const Json&, const Json*) {
   const Played played = session_.chance(cmd);
   Json r = Json::object();
   r.set("outcome", played.move ? played.move->to_json() : Json::null());
-  r.set("hidden", Json::boolean(!played.move));
+  r.set("hidden", Json::boolean(!played.whole()));
   r.set("status", status());
   return r;
 }
@@ -976,15 +976,15 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
 // Plays go's move on the engine's position (the caller holds mutex_): the reply's fields.
 // `stopped`: the move was chosen after a stop (a bot's search's best so far counts as stopped).
 Json Engine::play(Action action, const std::optional<SearchOutcome>& outcome, bool stopped) {
+  // The search's statistics go with a choice the connection may see (never another seat's search
+  // on a seat's connection, even of a public move); the bots that play as bots have none.
+  const bool stats = session_.may_see_choice(session_.state("go")) && outcome;
   const Played played = session_.play(action);
   const Json shown_move = played.move ? played.move->to_json() : Json::null();
-  // The search's statistics go with a move the connection may see (never another seat's search
-  // on a seat's connection); the bots that play as bots have none.
-  const bool stats = !shown_move.is_null() && outcome;
   Json reply = Json::object();
   reply.set("player", Json::integer(played.player));
   reply.set("move", shown_move);
-  reply.set("hidden", Json::boolean(shown_move.is_null()));
+  reply.set("hidden", Json::boolean(!played.whole()));
   reply.set("result", stats ? outcome->to_json() : Json::null());
   reply.set("stopped", Json::boolean(stats ? outcome->stopped() : stopped));
   reply.set("status", status());
