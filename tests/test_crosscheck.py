@@ -2,7 +2,8 @@
 
 Random games (chance outcomes drawn by their probabilities, decisions uniformly) are played in both
 implementations with the same actions. After every step the player to move, the legal actions and
-their strings, the chance outcomes (their probabilities to 1e-12) and the canonical JSON must agree;
+their strings, the chance outcomes (their probabilities to 1e-12) and the canonical JSON must agree
+(in games of hidden information each seat's view too, and what it would see of each next move);
 at the end, returns and scores. NUTCORE_CROSSCHECK_GAMES sets the games per game and player count (CI: 300),
 NUTCORE_CROSSCHECK_SEED the seed.
 """
@@ -40,6 +41,9 @@ def assert_same(native, reference, where):
             assert native.information_state_string(p) == reference.information_state_string(p), (where, p)
             assert native.observation_string(p) == reference.observation_string(p), (where, p)
             assert native.observation_tensor(p).tolist() == list(reference.observation_tensor(p)), (where, p)
+            # What the seat sees of each move or outcome that may come next.
+            for a in legal or [a for a, _ in native_chance]:
+                assert native.observe_action(a, p) == reference.observe_action(a, p), (where, p, a)
 
 
 def play_one(game, ref_game, rng, where):
