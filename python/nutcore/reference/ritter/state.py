@@ -536,7 +536,8 @@ class State:
         parts = []
         for seat, x in enumerate(shouts):
             if seat != drawer:
-                parts.append("seat %d %s%s" % (seat, x, "" if x == "silent" else " (right)" if x == card else " (wrong)"))
+                verdict = "" if x == "silent" else " (right)" if x == card else " (wrong)"
+                parts.append("seat %d %s%s" % (seat, x, verdict))
         return seen + "; shouts: " + ", ".join(parts), whole
 
     def _check_playable(self, action):
