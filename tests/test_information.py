@@ -456,3 +456,15 @@ def test_a_seat_sees_its_own_moves_whole(name):
         for a in state.legal_actions():
             text, whole = state.observe_action(a, p)
             assert whole and text.startswith(state.action_to_string(a)), (state, a)
+
+
+@pytest.mark.parametrize("name", [g for g in nutcore.list_games() if g not in HIDDEN])
+def test_perfect_information_moves_are_seen_whole(name):
+    game = nutcore.load_game(name, players=2)
+    for state in positions(game, seed=3, count=40, every=5):
+        if state.is_terminal():
+            with pytest.raises(ValueError):
+                state.observe_action(0, 0)
+            continue
+        for a in _moves(state):
+            assert state.observe_action(a, 1) == (state.action_to_string(a), True)
