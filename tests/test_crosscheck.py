@@ -2,7 +2,8 @@
 
 Random games (chance outcomes drawn by their probabilities, decisions uniformly) are played in both
 implementations with the same actions. After every step the player to move, the legal actions and
-their strings, the chance outcomes (their probabilities to 1e-12) and the canonical JSON must agree;
+their strings, the chance outcomes (their probabilities to 1e-12) and the canonical JSON must agree
+(in games of hidden information each seat's view too, and what it sees of each move played);
 at the end, returns and scores. NUTCORE_CROSSCHECK_GAMES sets the games per game and player count (CI: 300),
 NUTCORE_CROSSCHECK_SEED the seed.
 """
@@ -55,6 +56,9 @@ def play_one(game, ref_game, rng, where):
             action = rng.choices(actions, probs)[0]
         else:
             action = rng.choice(native.legal_actions())
+        if hasattr(reference, "observe_action"):  # what each seat sees of it
+            for p in range(len(native.returns())):
+                assert native.observe_action(action, p) == reference.observe_action(action, p), (where, steps, p)
         native.apply_action(action)
         reference.apply_action(action)
         steps += 1

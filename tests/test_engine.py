@@ -372,10 +372,17 @@ def test_go_with_a_bot_that_does_not_search_answers_at_once(proc):
 
 
 def _strip(reply: dict) -> dict:
-    """A reply without what legitimately differs between two runs: ids and timings."""
+    """A reply without what legitimately differs between two runs: ids and timings, and the shouts
+    a Ritter card's resolution makes public (the twin's truth holds other open shouts, and the
+    view forgets them when the turn ends: test_information checks them against the truth)."""
     out = {k: v for k, v in reply.items() if k not in ("id", "elapsed")}
     if isinstance(out.get("result"), dict):
         out["result"] = {k: v for k, v in out["result"].items() if k != "elapsed"}
+    for key in ("move", "outcome"):
+        if isinstance(out.get(key), dict):
+            out[key] = {**out[key], "action_string": out[key]["action_string"].partition("; shouts: ")[0]}
+    if isinstance(out.get("applied"), list):
+        out["applied"] = [{**m, "action_string": m["action_string"].partition("; shouts: ")[0]} for m in out["applied"]]
     return out
 
 
@@ -500,6 +507,32 @@ def test_the_hidden_information_check_can_fail(leak):
     assert diffs
 
 
+def _which_moves(before, after) -> list[int]:
+    """The moves or outcomes that take `before` to `after` (positions of the same game; two wrong
+    shouts of a card already resolved leave the same position)."""
+    moves = [a for a, _ in before.chance_outcomes()] if before.is_chance_node() else before.legal_actions()
+    found = []
+    for a in moves:
+        state = before.clone()
+        state.apply_action(a)
+        if state.to_json() == after.to_json():
+            found.append(a)
+    assert found
+    return found
+
+
+def _check_seen(move, state, actions: list[int], seat: int) -> tuple[str, bool]:
+    """A reply's move (or an applied entry) is what the game's observe hook shows the seat of the
+    move played (one of `actions`): the id only with a move seen whole, no probability."""
+    assert move is not None and "probability" not in move
+    for action in actions:
+        text, whole = state.observe_action(action, seat)
+        if move["action_string"] == text:
+            assert move["action"] == (action if whole else None)
+            return text, whole
+    raise AssertionError((move, [state.observe_action(a, seat) for a in actions]))
+
+
 def test_hidden_information_seat_rules(proc):
     h = proc
     err = h.ask(cmd="new_game", game="ritter", players=2)
@@ -516,8 +549,8 @@ def test_hidden_information_seat_rules(proc):
         assert board["json"] == state.observation_json(1)
     assert new["status"]["scores"] is None and new["status"]["returns"] is None  # read from the board
     # Seat 1 plays its own moves; the client may neither list nor give seat 0's moves or the chance
-    # outcomes (the engine cannot tell a public die roll from a private draw), and the engine's
-    # replies to chance and to go for seat 0 name nothing.
+    # outcomes (a list of them could give away cards), and the engine's replies to chance and to go
+    # for seat 0 tell what seat 1 sees of them (the game's observe hook), no search statistics.
     rng = random.Random(1)
     refused = {"chance": 0, "other": 0}
     own = 0
@@ -532,10 +565,12 @@ def test_hidden_information_seat_rules(proc):
             assert err["error"] == "hidden" and "send chance" in err["message"]
             refused["chance"] += 1
             reply = h.ok(cmd="chance")
-            assert reply["hidden"] and reply["outcome"] is None
+            _, whole = _check_seen(reply["outcome"], state, _which_moves(state, truth(h, new)), 1)
+            assert reply["hidden"] == (not whole)
         elif state.current_player() == 1:
             assert not legal["hidden"] and [m["action"] for m in legal["moves"]] == state.legal_actions()
             reply = h.ok(cmd="apply", moves=[rng.choice(legal["moves"])["action"]])
+            _check_seen(reply["applied"][0], state, [reply["applied"][0]["action"]], 1)
             own += 1
         else:
             assert legal["hidden"] and legal["moves"] is None
@@ -543,9 +578,61 @@ def test_hidden_information_seat_rules(proc):
             assert err["error"] == "hidden" and "send go" in err["message"]
             refused["other"] += 1
             reply = h.ok(cmd="go", bot="random")
-            assert reply["hidden"] and reply["move"] is None
+            _, whole = _check_seen(reply["move"], state, _which_moves(state, truth(h, new)), 1)
+            assert reply["hidden"] == (not whole) and reply["result"] is None
         assert truth(h, new).is_terminal() or reply["status"]["scores"] is None
     assert own > 5 and refused["chance"] > 5 and refused["other"] > 5
+
+
+# What a person at the table sees, as a seat's connection must show it (issue 46): per game, a
+# pattern of the text and whether the move is seen whole (its id told), each met in one game.
+PUBLIC_FACTS = {
+    "ritter": {
+        "a die roll": (r"roll \d$", True),
+        "the other knight's walk": (r"to \w+$", True),
+        "the seat's own draw": (r"draw (hazelnut|Max|Leo|Fritz)(; shouts: seat 0 .*)?$", True),
+        "the other seat's secret shout": (r"a secret shout$", False),
+        "the shouts, right or wrong, once the card is resolved": (r".*; shouts: seat \d \w+ \((right|wrong)\)", None),
+    },
+    "nutz": {
+        "the squirrel numbers dealt": (r"squirrel \d$", True),
+        "the seat's own cards dealt": (r"deal \w+\**$", True),
+        "a card dealt to the other seat": (r"deal a card to seat 0$", False),
+        "the other seat's card played face up": (r"\w+\** to tree \d$", True),
+        "the other seat's card played face down, without the card": (r"a card face down to tree \d$", False),
+        "a tree taken, and the face-down cards it turns over": (r"take tree \d; face down: \w+", True),
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC_FACTS))
+def test_a_seat_is_shown_what_the_table_sees(proc, name):
+    """On a seat's connection, chance and another seat's moves tell what a person at the table sees
+    (on the old engine every such reply was "hidden": null)."""
+    h = proc
+    new = h.ok(cmd="new_game", game=name, players=2, seat=1, seed=5)
+    found = dict.fromkeys(PUBLIC_FACTS[name], False)
+    status = new["status"]
+    for step in range(3000):
+        if status["terminal"] or all(found.values()):
+            break
+        state = truth(h, new)
+        if status["chance"]:
+            reply = h.ok(cmd="chance")
+            move = reply["outcome"]
+        elif status["current_player"] == 1:
+            legal = h.ok(cmd="legal")["moves"]
+            reply = h.ok(cmd="apply", moves=[legal[step % len(legal)]["action"]])
+            move = reply["applied"][0]
+        else:
+            reply = h.ok(cmd="go", bot="random")
+            move = reply["move"]
+        _check_seen(move, state, _which_moves(state, truth(h, new)), 1)
+        for fact, (pattern, whole) in PUBLIC_FACTS[name].items():
+            if re.match(pattern, move["action_string"]) and whole in (None, move["action"] is not None):
+                found[fact] = True
+        status = reply["status"]
+    assert all(found.values()), found
 
 
 def test_hosting_a_hidden_game_sees_everything(proc):

@@ -249,9 +249,10 @@ def test_full_game_hidden_information_shows_only_the_seat_view(page, server, gam
     assert any(r["type"] == "new_game" and r["seat"] == 0 for r in replies)
     assert all(r.get("seat") in (0, None) for r in replies if r["type"] == "board")
     assert not any(r["type"] == "get_position" for r in replies)
-    # Another seat's private draws and moves reached the page as hidden, and the list says so.
-    assert any(r["type"] == "chance" and r["hidden"] and r["outcome"] is None for r in replies)
-    assert any(r["type"] == "go" and r["player"] == 1 and r["hidden"] and r["move"] is None for r in replies)
+    # Another seat's private draws and moves reached the page as hidden: only their public part,
+    # without the action's id (engine-protocol.md, "What a seat sees of a move").
+    assert any(r["type"] == "chance" and r["hidden"] and r["outcome"]["action"] is None for r in replies)
+    assert any(r["type"] == "go" and r["player"] == 1 and r["hidden"] and r["move"]["action"] is None for r in replies)
     assert page.is_disabled("#save")  # a seat's connection may not read the position
 
 

@@ -260,6 +260,17 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           py::arg("player"), py::arg("seed") = 0,
           "A full state drawn from the posterior given what `player` knows (its history is empty).")
       .def(
+          "observe_action",
+          [seat](const S& s, const py::handle& action, const py::handle& player) {
+            const int p = seat(s, player);
+            const auto a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
+            const Observed o = s.observe(a, p);
+            return py::make_tuple(o.text.empty() ? py::object(py::none()) : py::object(py::str(o.text)), o.whole);
+          },
+          py::arg("action"), py::arg("player"),
+          "What `player` sees of `action` (legal here, a chance outcome at a chance node) as it is "
+          "played: (text, whole), text None if nothing, whole if it knows which action it was.")
+      .def(
           "forget",
           [seat](const S& s, const py::handle& player, const py::handle& recall_obj, const py::handle& seed) {
             const int p = seat(s, player);

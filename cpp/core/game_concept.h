@@ -134,6 +134,25 @@ concept HasMemoryAids = requires(const G& g, const typename G::StateType& s) {
   { g.present_string(s, 0) } -> std::same_as<std::string>;
 };
 
+// ----- Optional: what a seat sees
+
+// What a seat sees of a move or a chance outcome as it happens (HasObserve).
+struct Observed {
+  std::string text;    // what it sees, in words like the action's string; empty: nothing
+  bool whole = false;  // it knows which action it was: the action's id may be told it
+};
+
+// Optional, for games of hidden information: `observe(s, a, player)` is what `player` sees of
+// action or outcome `a` (legal at `s`) as it is played: its string where the rules show it to that
+// seat, a public part of it, or nothing; and what the event reveals at that moment (a card turned
+// over). Equal for every `s` the seat cannot tell apart and every `a` that leaves it knowing the
+// same. A game without the hook: everything is seen (perfect information) or, with hidden
+// information, a seat's own decisions only.
+template <typename G>
+concept HasObserve = requires(const G& g, const typename G::StateType& s, Action a) {
+  { g.observe(s, a, 0) } -> std::same_as<Observed>;
+};
+
 // ----- A readable check
 
 // True for a game that meets the contract; else a compile error naming the first part it lacks

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/game_concept.h"
 #include "core/json.h"
 #include "core/stop.h"
 #include "engine/declaration.h"
@@ -224,6 +225,9 @@ class AnyState {
   // The state as `seat` might remember it (bots with imperfect memory); itself if the game asks
   // nothing to be remembered.
   virtual std::unique_ptr<AnyState> forget(int seat, double recall, uint64_t seed) const = 0;
+  // What `seat` sees of action or chance outcome `a` (legal here) as it is played (the game's
+  // observe hook, core/game_concept.h): everything in a game of perfect information.
+  virtual Observed observe(Action a, int seat) const = 0;
 
   // What the generic layers ask of the game here.
   // `count` uniformly random games from here (random_playout.h, game i drawn by playout_seed):

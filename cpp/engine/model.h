@@ -245,6 +245,19 @@ class StateModel final : public AnyState {
     }
   }
 
+  Observed observe(Action a, int seat) const override {
+    const int p = checked_seat(seat, "player");
+    if (!is_legal(a)) throw std::invalid_argument(illegal_action_message(std::to_string(a), a));
+    if constexpr (HasObserve<G>) {
+      return rules().observe(state_, a, p);
+    } else if constexpr (G::kHiddenInformation) {  // without the hook: its own decisions only
+      if (is_chance_node() || current_player() != p) return {};
+      return {action_to_string(a), true};
+    } else {
+      return {action_to_string(a), true};
+    }
+  }
+
   int64_t random_playouts(int64_t count, uint64_t seed, const StopFlag* stop) const override {
     int64_t transitions = 0;
     for (int64_t i = 0; i < count; ++i) {

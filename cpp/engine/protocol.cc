@@ -565,7 +565,7 @@ Json Engine::chance(const Json&, const Json*) {
   const Played played = session_.chance(cmd);
   Json r = Json::object();
   r.set("outcome", played.move ? played.move->to_json() : Json::null());
-  r.set("hidden", Json::boolean(!played.move));
+  r.set("hidden", Json::boolean(!played.whole()));
   r.set("status", status());
   return r;
 }
@@ -884,7 +884,8 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
     } else {
       // go: the position searched is the engine's (nothing else may change it while a search runs).
       if (outcome) action = outcome->action;
-      const Json played = play_reply(session_.play(action), outcome, search.flag.load());
+      const Json played =
+          play_reply(session_.play(action), search.job.show_stats ? outcome : std::nullopt, search.flag.load());
       for (const auto& [key, value] : played.items("reply")) reply.set(key, value);
     }
     emit(reply);
@@ -893,17 +894,17 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
   }
 }
 
-// The fields of go's reply for its move, played (the caller holds mutex_). `stopped`: the move was
-// chosen after a stop (a bot's search's best so far counts as stopped).
+// The fields of go's reply for its move, played (the caller holds mutex_). `outcome`: the search's,
+// where the connection may see its statistics (never another seat's search on a seat's connection,
+// even of a public move); the bots that play as bots have none. `stopped`: the move was chosen
+// after a stop (a bot's search's best so far counts as stopped).
 Json Engine::play_reply(const Played& played, const std::optional<SearchOutcome>& outcome, bool stopped) {
+  const bool stats = outcome.has_value();
   const Json shown_move = played.move ? played.move->to_json() : Json::null();
-  // The search's statistics go with a move the connection may see (never another seat's search
-  // on a seat's connection); the bots that play as bots have none.
-  const bool stats = !shown_move.is_null() && outcome;
   Json reply = Json::object();
   reply.set("player", Json::integer(played.player));
   reply.set("move", shown_move);
-  reply.set("hidden", Json::boolean(shown_move.is_null()));
+  reply.set("hidden", Json::boolean(!played.whole()));
   reply.set("result", stats ? outcome->to_json() : Json::null());
   reply.set("stopped", Json::boolean(stats ? outcome->stopped() : stopped));
   reply.set("status", status());
@@ -940,7 +941,7 @@ Json Engine::record(const Json&, const Json*) {
     Json entry = Json::object();
     entry.set("player", seat_or_null(played.player));
     entry.set("move", played.move ? played.move->to_json() : Json::null());
-    entry.set("hidden", Json::boolean(!played.move));
+    entry.set("hidden", Json::boolean(!played.whole()));
     moves.push(entry);
   }
   Json r = Json::object();

@@ -17,7 +17,7 @@ MoveView move_view(const AnyState& state, Action action) { return {action, state
 
 Json MoveView::to_json() const {
   Json m = Json::object();
-  m.set("action", Json::integer(action));
+  m.set("action", action >= 0 ? Json::integer(action) : Json::null());
   m.set("action_string", Json::string(text));
   if (probability) m.set("probability", Json::number(*probability));
   return m;
@@ -82,15 +82,19 @@ const AnyState& Session::to_search(const std::string& who, bool own_seat_only) c
 bool Session::hiding() const { return seat_ && game_ && game_->info().hidden_information; }
 
 // Always for perfect information and for a host; for a seat of a game of hidden information only
-// its own decisions. The engine names no game, so it cannot tell a public die roll from a private
-// card draw: it tells the seat nothing it cannot read from its own view (board).
+// its own decisions: a list of another seat's moves or of the outcomes with their probabilities
+// can give away cards (a hand, the deck's make-up).
 bool Session::may_see_choice(const AnyState& state) const {
   return !hiding() || (!state.is_chance_node() && state.current_player() == *seat_);
 }
 
+// The engine names no game: which moves are public (a die roll, a face-up card) is the game's
+// observe hook's to say.
 std::optional<MoveView> Session::seen(const AnyState& state, Action action) const {
-  if (!may_see_choice(state)) return std::nullopt;
-  return move_view(state, action);
+  if (!hiding()) return move_view(state, action);
+  Observed o = state.observe(action, *seat_);
+  if (o.text.empty()) return std::nullopt;
+  return MoveView{o.whole ? action : -1, std::move(o.text), {}};
 }
 
 StatusView Session::status() const {
@@ -186,7 +190,7 @@ std::vector<Played> Session::apply(const std::vector<MoveRef>& moves, const std:
   std::vector<Step> steps;
   for (size_t i = 0; i < moves.size(); ++i) {
     const Action action = resolve_move(*now, moves[i], i, who);
-    played.push_back({now->current_player(), move_view(*now, action)});
+    played.push_back({now->current_player(), seen(*now, action)});  // what its own move revealed too
     steps.push_back({now->clone(), !now->is_chance_node(), played.back()});
     now->apply_action(action);
   }
@@ -211,7 +215,7 @@ Played Session::chance(const std::string& who) {
   }
   const auto [action, probability] = outcomes[k];
   Played out{now.current_player(), seen(now, action)};
-  if (out.move) out.move->probability = probability;  // where the outcomes may be seen
+  if (out.move && may_see_choice(now)) out.move->probability = probability;  // where the outcomes may be seen
   steps_.push_back({now.clone(), false, out});
   now.apply_action(action);
   return out;

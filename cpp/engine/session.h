@@ -36,8 +36,8 @@ struct SessionError {
 
 // A move or a chance outcome, as a connection may see it.
 struct MoveView {
-  Action action = -1;
-  std::string text;                   // its action string
+  Action action = -1;                 // -1: the connection sees only part of it (JSON: null)
+  std::string text;                   // its action string, or what the seat saw of it
   std::optional<double> probability;  // a chance outcome's, where the outcomes may be seen
   Json to_json() const;
 };
@@ -52,10 +52,12 @@ struct StatusView {
   Json to_json(bool searching) const;
 };
 
-// A move that was played: whose, and what it was unless the connection may not see it.
+// A move that was played: whose, and what the connection saw of it.
 struct Played {
   int player = -1;
-  std::optional<MoveView> move;  // nullopt: hidden from the connection's seat
+  std::optional<MoveView> move;  // nullopt: the connection's seat saw nothing of it
+  // Whether it saw the move whole (its id): not so for part of a move, or none.
+  bool whole() const { return move && move->action >= 0; }
 };
 
 // A move as a client names it: an action id or an action string.
@@ -102,8 +104,12 @@ class Session {
   const AnyState& to_search(const std::string& who, bool own_seat_only) const;
   // Whether the connection sees only a seat's part of a game of hidden information.
   bool hiding() const;
-  // Whether the connection may see the choices at `state` and which one is taken.
+  // Whether the connection may see the choices at `state` (the legal moves, the outcomes'
+  // probabilities, the mover's search).
   bool may_see_choice(const AnyState& state) const;
+  // What the connection sees of `action` played at `state`: all of it, or for a seat of a game of
+  // hidden information what the game's observe hook shows that seat (its id only where the seat
+  // knows which action it was).
   std::optional<MoveView> seen(const AnyState& state, Action action) const;
 
   StatusView status() const;

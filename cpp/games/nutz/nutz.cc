@@ -144,6 +144,28 @@ std::string Game::action_to_string(Action a) const {
   return "action " + std::to_string(a);
 }
 
+Observed Game::observe(const State& s, Action a, int player) const {
+  const std::string full = action_to_string(a);
+  switch (s.phase) {
+    case Phase::kDeal:
+      if (s.current == player) return {full, true};
+      return {"deal a card to seat " + std::to_string(s.current), false};
+    case Phase::kSummer:
+      if (!(a & 1) || s.current == player) return {full, true};
+      return {"a card face down to tree " + std::to_string(a % 10 / 2 + 1), false};
+    case Phase::kWinter: {
+      const int j = a - act::kTake;
+      std::string shown;
+      for (int i = 0; i < kColumnMax && s.column[j][i] != kNone; ++i)
+        if (code_down(s.column[j][i])) shown += (shown.empty() ? "" : ", ") + type_names_[code_type(s.column[j][i])];
+      if (shown.empty()) return {full, true};
+      return {full + "; face down: " + shown, true};
+    }
+    default:  // squirrel numbers, predators applied, the last cards played: public
+      return {full, true};
+  }
+}
+
 Action Game::string_to_action(const std::string& text) const {
   for (Action a = 0; a < act::kNumDistinct; ++a)
     if (action_to_string(a) == text) return a;

@@ -19,6 +19,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/game_concept.h"
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
@@ -265,6 +266,10 @@ class Game {
   int observation_tensor_size() const;
   void observation_tensor(const State& s, int player, float* out) const;
   std::string information_string(const State& s, int player) const;
+  // What `player` sees of `a` as it is played (core/game_concept.h, HasObserve; the rules' "What
+  // each seat sees"): everything but a card dealt to another seat and the card another seat plays
+  // face down; taking a tree tells the face-down cards it turns over.
+  Observed observe(const State& s, Action a, int player) const;
 
   // Cold path.
   static Params params_from_json(const Json& j);

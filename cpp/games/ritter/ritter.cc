@@ -250,6 +250,56 @@ std::string Game::action_to_string(Action a) const {
   return "first shout: seat " + std::to_string(a - act::kFirstShout);
 }
 
+Observed Game::observe(const State& s, Action a, int player) const {
+  const std::string full = action_to_string(a);
+  if (s.phase != Phase::kShout && s.phase != Phase::kDraw) return {full, true};  // walks, rolls, first shouters
+  const int n = s.num_players, drawer = s.drawer, bush = s.knight[drawer];
+  uint8_t shout[kMaxPlayers];
+  std::copy(s.shout, s.shout + kMaxPlayers, shout);
+  int card = -1;  // 0 hazelnut, 1 + thief kind: the card, where this event resolves it
+  Observed out{full, true};
+  if (s.phase == Phase::kShout) {
+    const int shouter = s.current;
+    shout[shouter] = static_cast<uint8_t>(a - act::kSilent);
+    if (shouter != player) out = {"a secret shout", false};
+    if (next_seat(shouter, n) == drawer) {  // the last shout: the card comes off the stack now
+      if (s.top[bush] != kNone) {
+        card = 1 + s.top[bush];
+      } else {  // a draw with one possible kind is no chance node
+        int kinds = 0;
+        for (int c = 0; c < 1 + kKinds; ++c)
+          if (s.pool[c]) {
+            ++kinds;
+            card = c;
+          }
+        if (kinds != 1) return out;  // a chance node draws it
+      }
+    }
+  } else {
+    card = a - act::kDrawNut;
+  }
+  if (card < 0) return out;
+  bool shouted = false;
+  for (int p = 0; p < n; ++p) shouted |= p != drawer && shout[p] != 0;
+  // A hazelnut lies face up and a thief that drew a shout is shown; else only the drawer looks,
+  // and whoever had seen that known top knows it.
+  const bool known = card == 0 || shouted || player == drawer ||
+                     (s.phase == Phase::kShout && s.top[bush] != kNone && (s.seen[bush] >> player & 1));
+  if (s.phase == Phase::kDraw)
+    out = known ? Observed{full, true} : Observed{"draw a thief", false};
+  else
+    out.text += std::string("; card: ") + (known ? kCardNames[card] : "a thief");
+  out.text += "; shouts:";
+  const char* sep = " ";
+  for (int p = 0; p < n; ++p) {
+    if (p == drawer) continue;
+    out.text += sep + std::string("seat ") + std::to_string(p) + " " + kShoutNames[shout[p]];
+    if (shout[p] != 0) out.text += shout[p] == card ? " (right)" : " (wrong)";
+    sep = ", ";
+  }
+  return out;
+}
+
 Action Game::string_to_action(const std::string& text) const {
   for (Action a = 0; a < act::kNumDistinct; ++a)
     if (action_to_string(a) == text) return a;

@@ -20,6 +20,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/game_concept.h"
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
@@ -166,6 +167,11 @@ class Game {
   // Imperfect memory (core/game_concept.h, HasForget): each top `player` has seen is remembered
   // with probability `recall`; a forgotten one is as if never seen.
   State forget(const State& s, int player, double recall, Rng& rng) const;
+  // What `player` sees of `a` as it is played (core/game_concept.h, HasObserve; the rules'
+  // "What each seat sees"): everything but others' shouts until the card is resolved and a thief
+  // nobody shouted at, which only the drawer (and whoever saw it before) sees; the event that
+  // resolves the card tells it, and every shout with whether it was right.
+  Observed observe(const State& s, Action a, int player) const;
   int observation_tensor_size() const;
   void observation_tensor(const State& s, int player, float* out) const;
   std::string information_string(const State& s, int player) const;

@@ -520,6 +520,29 @@ class State:
             return "seat %d plays its last cards" % s
         return "game over"
 
+    def observe_action(self, action, player):
+        """What `player` sees of `action` (legal here) as it is played: (text, whole), whole when it
+        knows which action it was. A card dealt to another seat and another seat's face-down play
+        show only their public part; taking a tree tells the face-down cards it turns over."""
+        p = self._check_player(player)
+        action = check_action(action)
+        allowed = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
+        if self.is_terminal() or action not in allowed:
+            raise ValueError("nutz: action %s is not legal here" % self.action_to_string(action))
+        text = self.action_to_string(action)
+        if self._phase == DEAL and self._step != p:
+            return "deal a card to seat %d" % self._step, False
+        if self._phase == SUMMER:
+            _, tree, down = decode_summer(action)
+            if down and self._current != p:
+                return "a card face down to tree %d" % tree, False
+        if self._phase == WINTER:
+            names = self._game.type_names
+            down = [names[t] for t, face_down, _ in self._trees[action - TAKE_BASE - 1] if face_down]
+            if down:
+                return text + "; face down: " + ", ".join(down), True
+        return text, True
+
     def information_state_string(self, player):
         p = self._check_player(player)
         g = self._game

@@ -499,6 +499,54 @@ class State:
             return "turn %d: seat %d drew %s at %s" % (t, self._drawer, self._card, where)
         return "turn %d: game over" % t
 
+    def observe_action(self, action, player):
+        """What `player` sees of `action` (legal here) as it is played: (text, whole), whole when it
+        knows which action it was. Others' shouts stay secret until the card is resolved; the event
+        that resolves it tells the card (unless it is a thief nobody shouted at, which only the
+        drawer and those who saw it before know) and every shout, right or wrong."""
+        p = self._check_player(player)
+        self._check_playable(action)
+        text = self.action_to_string(action)
+        phase, drawer = self._phase, self._drawer
+        if phase not in (SHOUT, DRAW):
+            return text, True
+        # Play it on a copy and catch the card as it comes off the stack.
+        after = self.clone()
+        taken = []
+        take = after._take
+
+        def catch(card, from_pool):
+            bush = after._knights[after._drawer]
+            taken.append((card, list(after._shouts), frozenset() if from_pool else after._seen[bush]))
+            take(card, from_pool)
+
+        after._take = catch
+        after._do(action)
+        seen, whole = text, True
+        if phase == SHOUT and self._current != p:
+            seen, whole = "a secret shout", False
+        if not taken:
+            return seen, whole
+        card, shouts, seen_before = taken[0]
+        known = card == HAZELNUT or any(x in THIEVES for x in shouts) or p == drawer or p in seen_before
+        if phase == DRAW:
+            seen, whole = (text, True) if known else ("draw a thief", False)
+        else:
+            seen += "; card: " + (card if known else "a thief")
+        parts = []
+        for seat, x in enumerate(shouts):
+            if seat != drawer:
+                verdict = "" if x == "silent" else " (right)" if x == card else " (wrong)"
+                parts.append("seat %d %s%s" % (seat, x, verdict))
+        return seen + "; shouts: " + ", ".join(parts), whole
+
+    def _check_playable(self, action):
+        action = check_action(action)
+        allowed = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
+        if self.is_terminal() or action not in allowed:
+            raise ValueError("ritter: action %s is not legal here" % self.action_to_string(action))
+        return action
+
     def information_state_string(self, player):
         p = self._check_player(player)
         names = self._game.board.names
