@@ -309,6 +309,33 @@ def test_illegal_click_hint_undo_and_save(page, server):
     assert "position loaded" in page.text_content("#history")
 
 
+def test_a_click_during_the_pause_between_automatic_steps(page, server):
+    """After an automatic step the page draws the human's turn, with live moves, and then pauses. A
+    click in that pause is the human's move: the one game loop takes it up, and no second loop
+    draws a chance outcome twice or asks the bot to move on the human's turn."""
+    sent: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=15000)
+    # A bot that thinks for longer than the pause, so that a second loop would meet its search.
+    setup(page, "purzelbaum", ["human", "mcts:time_limit=1"], GAMES["purzelbaum"], seed=2)
+    page.evaluate("document.getElementById('delay').value = '800'")
+    n = renders(page)
+    page.click("#start")
+    assert wait_settled(page, n) == "move"
+    rng = random.Random(3)
+    rounds = 2
+    for _ in range(rounds + 1):
+        # click_move returns at the first drawing of the human's turn: the one in the pause.
+        click_move(page, rng.choice(legal_actions(page)))
+    page.wait_for_timeout(2500)  # long enough for a second loop, were there one, to act
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert page.evaluate("document.body.dataset.phase") == "move"
+    steps = [m["cmd"] for m in sent if m["cmd"] in ("apply", "chance", "go")]
+    # Purzelbaum: the human shoves, the nut tumbles, the bot shoves, its nut tumbles.
+    assert steps == ["apply", "chance", "go", "chance"] * (rounds + 1), steps
+
+
 def test_hot_seat_hides_the_board_between_two_humans(page, server):
     phase = start(page, "ritter", ["human", "human"], GAMES["ritter"], seed=3)
     assert phase == "curtain"

@@ -169,6 +169,20 @@ function clearError() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// The one staleness check: new game, undo, load and Continue bump G.gen, and whatever was under way
+// for the game before (a loop, a drawing, a hint) ends at its next reply with a Stale, unshown.
+class Stale extends Error {}
+
+function fresh(gen) {
+  if (gen !== G.gen) throw new Stale("stale");
+}
+
+async function askIn(gen, cmd, fields = {}, onInfo = null) {
+  const reply = await ask(cmd, fields, onInfo);
+  fresh(gen);
+  return reply;
+}
+
 // ----- setup
 
 // A seat's choices: a human, or the bots the engine offers for the game (list_games: its example
@@ -260,13 +274,12 @@ async function startGame(position = null, loaded = null) {
   performance.mark("nutcore-game-start");
   let reply;
   try {
-    reply = await ask("new_game", request);
-    if (position) reply = { ...reply, status: (await ask("set_position", { position })).status };
+    reply = await askIn(gen, "new_game", request);
+    if (position) reply = { ...reply, status: (await askIn(gen, "set_position", { position })).status };
   } catch (e) {
-    if (gen === G.gen) showError(e.message);
+    if (!(e instanceof Stale)) showError(e.message);
     return;
   }
-  if (gen !== G.gen) return;
   Object.assign(G, {
     game: entry,
     memoryAids: $("memory-aids").checked,
@@ -287,7 +300,7 @@ async function startGame(position = null, loaded = null) {
   if (loaded) addHistory(`position loaded from ${loaded}`, false, false);
   clearAi("Press Hint on your turn, or watch a bot think.");
   await loadBoardModule(entry.name);
-  advance(gen);
+  if (gen === G.gen) kick();
 }
 
 async function loadBoardModule(name) {
@@ -300,32 +313,48 @@ async function loadBoardModule(name) {
   }
 }
 
-// The automatic part of the game: chance and bot seats, until a human is to move or the game ends.
-async function advance(gen) {
+// The game loop: the automatic part of the game (chance and bot seats) until a human is to move
+// or the game ends, then the drawing of that position. There is only ever one loop for a game:
+// kick() starts it unless it runs already, and a running loop reads G.status afresh at each step,
+// so a move the human makes during a pause between automatic steps is simply taken up by it.
+let loop = null; // the running loop: {gen}
+
+function kick() {
+  if (loop && loop.gen === G.gen) return;
+  const mine = { gen: G.gen };
+  loop = mine;
+  gameLoop(mine.gen).finally(() => {
+    if (loop === mine) loop = null;
+  });
+}
+
+const waitsForUser = () => G.status.terminal || G.paused || humanToMove();
+
+async function gameLoop(gen) {
   try {
-    while (gen === G.gen) {
-      const st = G.status;
-      if (st.terminal || G.paused) break;
-      if (st.chance) {
-        const r = await ask("chance");
-        if (gen !== G.gen) return;
+    for (;;) {
+      if (waitsForUser()) {
+        await render(gen);
+        // A click during the drawing may have moved the game on: then the loop goes on.
+        if (waitsForUser()) return;
+        continue;
+      }
+      if (G.status.chance) {
+        const r = await askIn(gen, "chance");
         noteMove(null, r.outcome, r.hidden);
         G.status = r.status;
-      } else if (isHuman(st.current_player)) {
-        break;
       } else {
-        await botMove(gen, st.current_player);
-        if (gen !== G.gen) return;
+        await botMove(gen, G.status.current_player);
       }
       const delay = Number($("delay").value);
       if (delay > 0) {
         await render(gen);
         await sleep(delay);
+        fresh(gen);
       }
     }
-    if (gen === G.gen) await render(gen);
   } catch (e) {
-    if (gen !== G.gen) return;
+    if (e instanceof Stale) return;
     showError(e.message);
     G.paused = true; // an automatic step failed: wait for the user (Continue retries it)
     await render(gen).catch(() => {});
@@ -342,10 +371,9 @@ async function botMove(gen, player) {
   if (showStats) clearAi(`Seat ${player} (${spec}) is thinking…`);
   $("status").textContent = `Seat ${player} (${spec}) is thinking…`;
   try {
-    const r = await ask("go", { bot: spec }, (info) => {
-      if (showStats) showProgress(`Seat ${player} (${spec}) is thinking…`, info, player);
+    const r = await askIn(gen, "go", { bot: spec }, (info) => {
+      if (showStats && gen === G.gen) showProgress(`Seat ${player} (${spec}) is thinking…`, info, player);
     });
-    if (gen !== G.gen) return;
     // For the start-up benchmark (bench/wasm_speed.py): the first move an AI played on this page.
     if (!performance.getEntriesByName("nutcore-first-ai-move").length) performance.mark("nutcore-first-ai-move");
     noteMove(player, r.move, r.hidden);
@@ -421,6 +449,13 @@ function boardSeat() {
   return { seat: G.holder, show: G.holder !== null };
 }
 
+// Draws the position now, outside the game loop.
+function redraw() {
+  render(G.gen).catch((e) => {
+    if (!(e instanceof Stale)) showError(e.message);
+  });
+}
+
 async function render(gen) {
   const st = G.status;
   G.legal = [];
@@ -437,7 +472,7 @@ async function render(gen) {
         showCurtain(`Pass the device to seat ${next}`, `I am seat ${next}: show my board`, () => {
           G.holder = next;
           hideCurtain();
-          render(G.gen);
+          redraw();
         });
         $("status").textContent = `Seat ${next}'s turn`;
       } else {
@@ -452,8 +487,8 @@ async function render(gen) {
   hideCurtain();
   redrawHistory(); // the viewer may have changed (hot seat)
   if (humanToMove()) {
-    const legal = await ask("legal");
-    if (gen !== G.gen) return;
+    const legal = await askIn(gen, "legal");
+    if (G.status !== st) return; // a move was made meanwhile: a newer drawing follows
     G.legal = legal.moves || [];
   }
   const which = boardSeat();
@@ -462,8 +497,8 @@ async function render(gen) {
     const fields = which.seat === undefined ? {} : { seat: which.seat };
     // A human's board shows what lies in front of their seat now, unless memory aids are on.
     if (G.humans.length > 0 && !G.memoryAids) fields.memory_aids = false;
-    board = await ask("board", fields);
-    if (gen !== G.gen) return;
+    board = await askIn(gen, "board", fields);
+    if (G.status !== st) return;
   }
   drawBoard(board);
   drawMoves();
@@ -560,8 +595,7 @@ async function play(action) {
   const gen = G.gen;
   const player = G.status.current_player;
   try {
-    const r = await ask("apply", { moves: [action] });
-    if (gen !== G.gen) return;
+    const r = await askIn(gen, "apply", { moves: [action] });
     clearError();
     const m = r.applied[0];
     const text = hotSeat() ? "(hidden)" : m.action_string;
@@ -571,14 +605,15 @@ async function play(action) {
     G.legal = [];
     drawMoves();
   } catch (e) {
+    if (e instanceof Stale) return;
     // Refused (a stale target, a forged action): the engine's message, and the same turn goes on.
     showError(e.message);
-    await render(gen).catch(() => {});
+    redraw();
     return;
   } finally {
     playing = false;
   }
-  advance(gen);
+  kick(); // the game loop takes it from here, or goes on with it if it is in a pause
 }
 
 function progressText(info) {
@@ -651,14 +686,13 @@ async function hint() {
   updateControls();
   clearAi(`Hint for seat ${player}: thinking…`);
   try {
-    const r = await ask("best_move", { time_limit: budget }, (info) => {
+    const r = await askIn(gen, "best_move", { time_limit: budget }, (info) => {
       if (gen === G.gen) showProgress(`Hint for seat ${player}: thinking…`, info, player);
     });
-    if (gen !== G.gen) return;
     showResult(`Hint for seat ${player}${r.stopped ? " (stopped)" : ""}`, r.result, player);
     $("ai-progress").textContent = `${r.result.elapsed.toFixed(2)} s`;
   } catch (e) {
-    if (gen === G.gen) showError(e.message);
+    if (!(e instanceof Stale)) showError(e.message);
   } finally {
     if (gen === G.gen) {
       G.searching = false;
@@ -682,7 +716,7 @@ function resume() {
   G.paused = false;
   clearError();
   G.gen++;
-  advance(G.gen);
+  kick();
 }
 
 async function undo() {
@@ -690,8 +724,7 @@ async function undo() {
   G.gen++; // ends the loop of automatic steps
   const gen = G.gen;
   try {
-    const r = await ask("undo");
-    if (gen !== G.gen) return;
+    const r = await askIn(gen, "undo");
     clearError();
     // Back to before the human's last move: that move and everything after it leave the list.
     while (G.history.length) {
@@ -702,9 +735,10 @@ async function undo() {
     G.last = null;
     G.paused = false;
   } catch (e) {
-    if (gen === G.gen) showError(e.message);
+    if (e instanceof Stale) return;
+    showError(e.message);
   }
-  if (gen === G.gen) advance(gen);
+  kick();
 }
 
 async function save() {
