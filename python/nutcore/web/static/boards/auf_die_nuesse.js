@@ -79,7 +79,10 @@ export function render(container, view, ctx) {
   const phase = view.phase || "";
   const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
   let head = `Auf die Nüsse! — turn ${(view.turn ?? 0) + 1}`;
-  if (isNum(view.active) && view.stage !== "setup") head += ` · ${seatName(view.active, ctx)}'s turn`;
+  if (isNum(view.active) && view.stage !== "setup") {
+    const who = seatName(view.active, ctx);
+    head += who === "You" ? " · your turn" : ` · ${who}'s turn`;
+  }
   if (view.stage === "setup") head += " · setting up";
   if (view.end_triggered) head += " · the draw pile is empty: the game is ending";
   el("text", { x: 12, y: 22, class: "bold", "font-size": 15 }, svg, head);
