@@ -108,7 +108,8 @@ export function render(container, view, ctx) {
   });
 
   // --- the tree: trunk, branches and their ends ---
-  const tree = el("g", {}, svg);
+  // The tree lies over the meadow but takes no clicks: a branch over a disk must not hide it.
+  const tree = el("g", { "pointer-events": "none" }, svg);
   for (let b = 0; b < lengths.length; b++) {
     const [a, c] = [endPos[2 * b], endPos[2 * b + 1]];
     el("line", { x1: px(a[0]), y1: py(a[1]), x2: px(c[0]), y2: py(c[1]), stroke: "#6d4c41", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": 0.85 }, tree);
