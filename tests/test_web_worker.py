@@ -400,3 +400,44 @@ def test_the_web_worker_example_of_the_docs_runs(browser, tmp_path):
     assert reply["result"]["action_string"]
     types = [m["type"] for m in result["seen"]]
     assert "info" in types and types.index("stop") < types.index("best_move"), types
+
+
+def test_a_long_move_list_keeps_its_turn_numbers_whole(page, tmp_path):
+    """Turn numbers of 100 and more are shown whole, not clipped at the list's left edge; a saved
+    move list comes back with Load."""
+    g = nutcore.load_game("auf_die_nuesse", players=2, turn_cap=20)
+    state = g.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(actions, probs)[0])
+    history = [{"text": f"move {i}", "own": False, "chance": False, "player": i % 2} for i in range(130)]
+    saved = tmp_path / "long.json"
+    saved.write_text(
+        json.dumps(
+            {
+                "game": "auf_die_nuesse",
+                "players": 2,
+                "params": {"turn_cap": 20},
+                "position": state.to_json(),
+                "history": history,
+            }
+        )
+    )
+    page.evaluate("document.getElementById('delay').value = '0'")
+    n = renders(page)
+    page.set_input_files("#load", str(saved))
+    wait_settled(page, n)
+    numbers = page.eval_on_selector_all("#history .n", "ns => ns.map(n => n.textContent)")
+    assert numbers[:3] == ["1", "2", "3"] and "130" in numbers, numbers[-3:]
+    page.eval_on_selector("#history", "h => { h.scrollTop = h.scrollHeight; }")
+    clipped = page.evaluate(
+        """() => {
+            const box = document.getElementById('history').getBoundingClientRect();
+            return [...document.querySelectorAll('#history .n')].filter(n => {
+                const r = n.getBoundingClientRect();
+                return r.left < box.left || n.scrollWidth > n.clientWidth + 1;
+            }).map(n => n.textContent);
+        }"""
+    )
+    assert not clipped, clipped
