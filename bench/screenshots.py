@@ -58,10 +58,17 @@ def settle(page, before: int) -> str:
 def play(page, game: str, seats: list[str], moves: int, seed: int) -> None:
     """Sets up `game` with these seats, starts it and plays seat 0's first `moves` moves at random."""
     rng = random.Random(seed)
+    if page.is_hidden("#setup"):  # folded away after the last Start
+        page.click("#new-game")
     page.select_option("#game", game)
     page.select_option("#players", str(len(seats)))
     for s, spec in enumerate(seats):
-        page.fill(f"#seat-{s}", spec)
+        offered = page.eval_on_selector_all(f"#seat-choice-{s} option", "os => os.map(o => o.value)")
+        if spec in offered:
+            page.select_option(f"#seat-choice-{s}", spec)
+        else:
+            page.select_option(f"#seat-choice-{s}", "custom")
+            page.fill(f"#seat-{s}", spec)
     page.evaluate(
         "s => { document.getElementById('seed').value = s; document.getElementById('delay').value = '0'; }", str(seed)
     )
@@ -94,7 +101,7 @@ def shoot_exported(browser, out: Path, moves: int, seed: int) -> Path:
         play(page, "auf_die_nuesse", ["human", "greedy"], moves, seed)
         page.click("#hint")
         page.wait_for_function("!document.querySelector('#ai-best').textContent.includes('so far')")
-        page.wait_for_function("document.querySelector('#ai-best').textContent.includes('value')")
+        page.wait_for_function("document.querySelector('#ai-best').textContent.includes('chance to win')")
         path = out / "web-worker.png"
         page.screenshot(path=str(path), full_page=True)
         return path

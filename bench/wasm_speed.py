@@ -138,8 +138,10 @@ def chromium_runs(work: dict, repeats: int, folder: Path) -> tuple[dict, dict]:
             page.wait_for_selector("body[data-ready=true]", timeout=30000)
             page.select_option("#game", "auf_die_nuesse")
             page.evaluate("document.getElementById('delay').value = '0'")
+            # Seats are chosen from a list; a spec that is not on it is a custom bot (docs/web.md).
+            page.select_option("#seat-choice-0", "custom")
             page.fill("#seat-0", "mcts:iterations=1000")
-            page.fill("#seat-1", "human")
+            page.select_option("#seat-choice-1", "human")
             page.click("#start")
             page.wait_for_function("performance.getEntriesByName('nutcore-first-ai-move').length > 0", timeout=30000)
             marks = page.evaluate(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 
@@ -69,11 +70,23 @@ def page(browser, server):
 # ----- driving the page
 
 
+def set_seat(page, s: int, spec: str) -> None:
+    """Seat s plays `spec`: a choice of the seat's list where it is one, else a custom spec."""
+    values = page.eval_on_selector_all(f"#seat-choice-{s} option", "os => os.map(o => o.value)")
+    if spec in values and spec != "custom":
+        page.select_option(f"#seat-choice-{s}", spec)
+    else:
+        page.select_option(f"#seat-choice-{s}", "custom")
+        page.fill(f"#seat-{s}", spec)
+
+
 def setup(page, game: str, seats: list[str], params: dict, seed: int = 1) -> None:
+    if page.is_hidden("#setup"):  # folded away after a Start
+        page.click("#new-game")
     page.select_option("#game", game)
     page.select_option("#players", str(len(seats)))
     for s, spec in enumerate(seats):
-        page.fill(f"#seat-{s}", spec)
+        set_seat(page, s, spec)
     # The fields in the closed "Parameters and seed" box, and no pause between automatic steps.
     page.evaluate(
         """([params, seed]) => {
@@ -100,14 +113,14 @@ def wait_settled(page, after: int, timeout: float = 30000) -> str:
 
 def move_then_undo(page, actions):
     """Plays the first of `actions` (the moves on offer), then Undo: the same moves on offer again."""
-    history_before = page.locator("#history li").count()
+    history_before = page.locator("#history .step").count()
     click_move(page, actions[0])
-    assert page.locator("#history li").count() > history_before
+    assert page.locator("#history .step").count() > history_before
     assert page.is_enabled("#undo")
     n = renders(page)
     page.click("#undo")
     wait_settled(page, n)
-    assert page.locator("#history li").count() == history_before
+    assert page.locator("#history .step").count() == history_before
     assert legal_actions(page) == actions
 
 
@@ -231,9 +244,10 @@ def test_full_game_perfect_information(page, server, game):
     counts = play_through(page, server[1], game, GAMES[game])
     assert counts["moves"] >= 3
     if game == "auf_die_nuesse":
-        history = page.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
-        assert any(h.startswith("chance: ") and "(hidden)" not in h for h in history), history[:5]
-        assert any(h.startswith("seat 1: ") for h in history)
+        chance = page.eval_on_selector_all("#history .step.chance", "ls => ls.map(l => l.textContent)")
+        assert chance and "(hidden)" not in chance, chance[:5]
+        who = page.eval_on_selector_all("#history .who", "ls => ls.map(l => l.textContent)")
+        assert "You" in who and "Hazel" in who, who
 
 
 @pytest.mark.parametrize("game", HIDDEN)
@@ -289,9 +303,9 @@ def test_illegal_click_hint_undo_and_save(page, server):
     page.click("#hint")
     page.wait_for_function("document.querySelector('#ai-best').textContent.includes('so far')", timeout=20000)
     assert page.locator("#ai-bars li").count() == len(actions)
-    page.wait_for_function("document.querySelector('#ai-best').textContent.includes('value')", timeout=20000)
+    page.wait_for_function("document.querySelector('#ai-best').textContent.includes('chance to win')", timeout=20000)
     best = page.text_content("#ai-best")
-    assert "value" in best and "so far" not in best
+    assert "chance to win" in best and "so far" not in best
     assert page.locator("#ai-bars li").count() == len(actions)
     assert page.locator("#ai-bars li.best").count() == 1
     # A legal click after the refused one; then undo takes it back.
@@ -307,13 +321,40 @@ def test_illegal_click_hint_undo_and_save(page, server):
     page.set_input_files("#load", str(path))
     wait_settled(page, n)
     assert legal_actions(page) == actions
-    assert "position loaded" in page.text_content("#history")
+    assert "Game loaded" in page.text_content("#history")
+
+
+def test_a_click_during_the_pause_between_automatic_steps(page, server):
+    """After an automatic step the page draws the human's turn, with live moves, and then pauses. A
+    click in that pause is the human's move: the one game loop takes it up, and no second loop
+    draws a chance outcome twice or asks the bot to move on the human's turn."""
+    sent: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=15000)
+    # A bot that thinks for longer than the pause, so that a second loop would meet its search.
+    setup(page, "purzelbaum", ["human", "mcts:time_limit=1"], GAMES["purzelbaum"], seed=2)
+    page.evaluate("document.getElementById('delay').value = '800'")
+    n = renders(page)
+    page.click("#start")
+    assert wait_settled(page, n) == "move"
+    rng = random.Random(3)
+    rounds = 2
+    for _ in range(rounds + 1):
+        # click_move returns at the first drawing of the human's turn: the one in the pause.
+        click_move(page, rng.choice(legal_actions(page)))
+    page.wait_for_timeout(2500)  # long enough for a second loop, were there one, to act
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert page.evaluate("document.body.dataset.phase") == "move"
+    steps = [m["cmd"] for m in sent if m["cmd"] in ("apply", "chance", "go")]
+    # Purzelbaum: the human shoves, the nut tumbles, the bot shoves, its nut tumbles.
+    assert steps == ["apply", "chance", "go", "chance"] * (rounds + 1), steps
 
 
 def test_hot_seat_hides_the_board_between_two_humans(page, server):
     phase = start(page, "ritter", ["human", "human"], GAMES["ritter"], seed=3)
     assert phase == "curtain"
-    assert page.is_visible("#curtain") and "seat 0" in page.text_content("#curtain")
+    assert page.is_visible("#curtain") and "Player 1" in page.text_content("#curtain")
     assert page.locator("#board svg, #board pre").count() == 0 and page.text_content("#text-board") == ""
     engine = engine_of(server[1])
     assert engine._seat is None  # the page hosts the game
@@ -331,7 +372,7 @@ def test_hot_seat_hides_the_board_between_two_humans(page, server):
         if phase != "curtain":
             break
         assert page.text_content("#text-board") == "" and page.locator("button.move").count() == 0
-    history = page.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
+    history = page.eval_on_selector_all("#history .step", "ls => ls.map(l => l.textContent)")
     assert history and all(h.endswith("(hidden)") for h in history), history
 
 
@@ -443,15 +484,190 @@ def test_games_listed_by_the_page_are_the_engine_s(page):
 
 
 def test_the_seats_choices_are_the_engine_s(page, server):
-    """Per game the page offers what list_games says, and nothing of its own but "human": the engine's
-    example bots, its levels (labelled with what each plays there), and its default bot on the seats
-    after the first."""
+    """Per game the page offers what list_games says, and nothing of its own but a person and a custom
+    spec: the engine's default bot, then its levels in order, each described in words; the default bot
+    on the seats after the first."""
     wsurl = server[0].replace("http://", "ws://") + "ws"
     with ws_client.connect(wsurl) as ws:
         games = ask(ws, cmd="list_games", id=1)["games"]
     for g in games:
         page.select_option("#game", g["name"])
-        choices = page.eval_on_selector_all("#bot-specs option", "os => os.map(o => [o.value, o.label])")
-        levels = [[level["bot"], f"{level['bot']}: {level['plays']}"] for level in g["levels"]]
-        assert choices == [["human", "human"], *[[spec, spec] for spec in g["bots"]], *levels], g["name"]
-        assert page.input_value("#seat-0") == "human" and page.input_value("#seat-1") == g["default_bot"]
+        values = page.eval_on_selector_all("#seat-choice-1 option", "os => os.map(o => o.value)")
+        assert values == ["human", g["default_bot"], *[level["bot"] for level in g["levels"]], "custom"], g["name"]
+        labels = page.eval_on_selector_all("#seat-choice-1 option", "os => os.map(o => o.textContent)")
+        n = len(g["levels"])
+        for i, label in enumerate(labels[2:-1]):
+            assert label.startswith(f"Level {i + 1} of {n} · "), label
+            assert not re.search(r"[a-z](:[a-z]|=|_)", label), label  # words, not the spec
+        assert page.input_value("#seat-choice-0") == "human" and page.input_value("#seat-choice-1") == g["default_bot"]
+
+
+# ----- a page a new player can pick up (issue 46)
+
+
+def test_game_over_screen(page, server):
+    """At the end: who won in words, each seat's points, why the game ended, Play again; no old hint
+    and no Undo."""
+    phase = start(page, "auf_die_nuesse", ["human", "greedy"], GAMES["auf_die_nuesse"])
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#ai-best').textContent.includes('chance to win')", timeout=20000)
+    rng = random.Random(4)
+    while phase != "over":
+        click_move(page, rng.choice(legal_actions(page)))
+        phase = page.evaluate("document.body.dataset.phase")
+    assert page.is_visible("#game-over")
+    returns = engine_of(server[1])._truth().returns()
+    title = page.text_content("#over-title")
+    if returns[0] == returns[1]:
+        assert title == "It is a draw."
+    else:
+        assert title == ("You won!" if returns[0] > returns[1] else "Hazel won.")
+    points = page.eval_on_selector_all("#over-points li", "ls => ls.map(l => l.textContent)")
+    assert len(points) == 2 and points[0].startswith("You: ") and points[1].startswith("Hazel: "), points
+    assert all("points" in p for p in points)
+    assert "limit of 6 turns" in page.text_content("#over-reason")
+    assert page.text_content("#ai-best") == "" and page.locator("#ai-bars li").count() == 0
+    assert page.is_disabled("#undo")
+    n = renders(page)
+    page.click("#play-again")
+    assert wait_settled(page, n) == "move"
+    assert page.is_hidden("#game-over") and page.locator("#history .step").count() > 0
+
+
+@pytest.mark.parametrize("spec", ["Hard", "level 5", "level:12", "mcts:iterations"])
+def test_a_custom_bot_is_checked_at_start(page, spec):
+    setup(page, "auf_die_nuesse", ["human", spec], GAMES["auf_die_nuesse"])
+    page.click("#start")
+    page.wait_for_selector("#error:not([hidden])", timeout=5000)
+    assert "Player 2" in page.text_content("#error") and "not a bot" in page.text_content("#error")
+    assert page.evaluate("document.body.dataset.renders") is None  # no game was started
+
+
+def test_a_level_is_a_choice_and_thinking_shows_progress_on_a_hidden_game(page):
+    """The levels are offered by name; and on a game of hidden information, where the seat may not
+    see the bot's statistics, its thinking still shows how long it has been at it."""
+    setup(page, "nutz", ["human", "level:3"], GAMES["nutz"])
+    assert page.input_value("#seat-choice-1") == "level:3" and page.is_hidden("#seat-1")
+    set_seat(page, 1, "ismcts:iterations=2000000,time_limit=20")
+    page.click("#start")
+    # The human's moves until the bot thinks (it may move first).
+    for _ in range(20):
+        page.wait_for_function(
+            "document.getElementById('ai-progress').textContent.includes('thinking')"
+            " || document.querySelector('button.move:not(:disabled)') !== null",
+            timeout=20000,
+        )
+        if "thinking" in page.text_content("#ai-progress"):
+            break
+        page.locator("button.move").first.evaluate("b => b.click()")
+    page.wait_for_function("document.getElementById('ai-progress').textContent.includes('thinking')", timeout=20000)
+    assert "is thinking" in page.text_content("#status")
+    assert page.locator("#ai-bars li").count() == 0  # no statistics of another seat
+    page.click("#stop")
+    page.wait_for_selector("#resume:not([hidden])", timeout=10000)
+
+
+def test_phone_layout(browser, server):
+    """At 390 x 844: the setup folds away after Start, the board fills the width with text of at least
+    11 px on screen, buttons are 44 px touch targets, and nothing scrolls by itself."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    pg = context.new_page()
+    pg.goto(server[0])
+    pg.wait_for_selector("body[data-ready=true]", timeout=15000)
+    try:
+        phase = start(pg, "auf_die_nuesse", ["human", "greedy"], GAMES["auf_die_nuesse"])
+        assert pg.is_hidden("#setup") and pg.is_visible("#new-game")
+        rng = random.Random(2)
+        for _ in range(4):
+            assert phase == "move"
+            sizes = pg.evaluate(
+                """() => {
+                    const svg = document.querySelector('#board svg');
+                    const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                    const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim());
+                    return {width: svg.getBoundingClientRect().width,
+                            min: Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize) * k))};
+                }"""
+            )
+            assert sizes["width"] >= 390 - 2 * 16, sizes
+            assert sizes["min"] >= 11 - 0.01, sizes  # layout rounds to 1/64 px
+            boxes = pg.eval_on_selector_all(
+                "button:not([hidden])",
+                "bs => bs.filter(b => b.offsetParent !== null)"
+                ".map(b => [b.id || b.textContent, b.getBoundingClientRect().height])",
+            )
+            small = [b for b in boxes if b[1] < 44]
+            assert boxes and not small, small
+            # A click as a tap would make it (no scrolling by the test driver): the window stays put.
+            n = renders(pg)
+            pg.evaluate(
+                'a => document.querySelector(`button.move[data-action="${a}"]`).click()', rng.choice(legal_actions(pg))
+            )
+            phase = wait_settled(pg, n)
+            assert pg.evaluate("window.scrollY") == 0
+        pg.click("#new-game")
+        assert pg.is_visible("#setup")
+    finally:
+        context.close()
+
+
+PHASE_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|\bterminal\b|\b[Ss]eat \d\b")
+
+
+@pytest.mark.parametrize("game", nutcore.list_games())
+def test_words_not_identifiers(page, server, game):
+    """Through a whole game, the page's visible text holds no snake_case identifier, phase name or
+    "seat N", and the game's "How to play" is there."""
+    page.select_option("#game", game)
+    page.wait_for_function("document.getElementById('rules-body').textContent.length > 300")
+    phase = start(page, game, ["human", "greedy"], GAMES[game])
+    rng = random.Random(6)
+    seen: set[str] = set()
+    while True:
+        text = page.evaluate("document.body.innerText")
+        seen.update(m.group(0) for m in PHASE_WORDS.finditer(text))
+        if phase == "over":
+            break
+        click_move(page, rng.choice(legal_actions(page)))
+        phase = page.evaluate("document.body.dataset.phase")
+    assert not seen, sorted(seen)
+
+
+def test_load_keeps_the_opponent_and_the_moves_then_another_game_starts(page, tmp_path):
+    setup(page, "auf_die_nuesse", ["human", "level:3"], {"turn_cap": 20})
+    n = renders(page)
+    page.click("#start")
+    wait_settled(page, n)
+    click_move(page, legal_actions(page)[0])
+    steps = page.eval_on_selector_all("#history .step", "ls => ls.map(l => l.textContent)")
+    with page.expect_download() as download:
+        page.click("#save")
+    page.click("#new-game")
+    set_seat(page, 1, "level:4")  # the opponent chosen now is the one that stays
+    n = renders(page)
+    page.set_input_files("#load", download.value.path())
+    wait_settled(page, n)
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert page.input_value("#seat-choice-1") == "level:4"
+    loaded = page.eval_on_selector_all("#history .step", "ls => ls.map(l => l.textContent)")
+    assert loaded[: len(steps)] == steps and "Game loaded" in loaded[len(steps)], loaded
+    # A new game of another kind: none of the loaded game's parameters follow it.
+    setup(page, "nutz", ["human", "greedy"], {})
+    n = renders(page)
+    page.click("#start")
+    wait_settled(page, n)
+    assert page.is_hidden("#error"), page.text_content("#error")
+
+
+def test_keyboard_load_and_focus_after_a_move(page):
+    phase = start(page, "purzelbaum", ["human", "greedy"], GAMES["purzelbaum"])
+    page.focus("#save")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "load-button"
+    assert phase == "move"
+    page.locator("button.move").first.focus()
+    n = renders(page)
+    page.keyboard.press("Enter")
+    wait_settled(page, n)
+    focused = page.evaluate("document.activeElement === document.body ? null : document.activeElement.className")
+    assert focused == "move", focused

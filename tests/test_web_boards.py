@@ -264,3 +264,24 @@ def test_clicking_a_target_plays_its_move(page, game):
     assert clicked, f"{game}: no target clicked"
     if game in ("purzelbaum", "nutz"):
         assert "two-step" in clicked
+
+
+def test_purzelbaum_disks_are_clickable_at_their_centre(page):
+    """The tree's branches are drawn over the meadow: a disk must still take a click at its centre
+    (none of the tree may catch it)."""
+    page.errors.clear()
+    g, cases = _cases("purzelbaum", 2, seed=3, count=3)
+    view, ctx, _, _ = cases[0]  # the start: every disk green, every end full
+    _render_one(page, "purzelbaum", g.params, view, ctx)
+    covered = []
+    for end in page.eval_on_selector_all(".select[data-end]", "ns => ns.map(n => n.getAttribute('data-end'))"):
+        page.locator(f'.select[data-end="{end}"]').click()
+        covered += page.evaluate(
+            """() => [...document.querySelectorAll('#board .target')].flatMap(t => {
+                const r = t.querySelector('.hit').getBoundingClientRect();
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                return hit && hit.closest('.target') === t ? [] : [t.getAttribute('data-action')];
+            })"""
+        )
+    assert page.errors == [], page.errors
+    assert not covered, f"disks whose centre another element covers: {sorted(set(covered))}"

@@ -78,9 +78,13 @@ export function render(container, view, ctx) {
 
   const phase = view.phase || "";
   const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
-  let head = `Auf die Nüsse! — turn ${view.turn ?? 0} · ${view.stage || ""} / ${phase}`;
-  if (isNum(view.active)) head += ` · active: seat ${view.active}`;
-  if (view.end_triggered) head += " · END TRIGGERED";
+  let head = `Auf die Nüsse! — turn ${(view.turn ?? 0) + 1}`;
+  if (isNum(view.active) && view.stage !== "setup") {
+    const who = seatName(view.active, ctx);
+    head += who === "You" ? " · your turn" : ` · ${who}'s turn`;
+  }
+  if (view.stage === "setup") head += " · setting up";
+  if (view.end_triggered) head += " · the draw pile is empty: the game is ending";
   el("text", { x: 12, y: 22, class: "bold", "font-size": 15 }, svg, head);
 
   // --- the board spaces ---
@@ -166,16 +170,16 @@ export function render(container, view, ctx) {
   const lines = [];
   if (Array.isArray(view.roll_choice)) lines.push(`rolled: space ${view.roll_choice[0]} or ${view.roll_choice[1]}`);
   else if (/^roll /.test(last)) lines.push(`last roll: ${last.slice(5)}`);
-  if (phase === "pre_place") lines.push(`seat ${view.seat} may put ${view.pre_place_left} more squirrel(s) into A, B, D, E`);
-  if (view.check_space) lines.push(`collection check at ${view.check_space}${isNum(view.seat) ? `, collector seat ${view.seat}` : ""}`);
-  if (phase === "steal") lines.push(`raccoon: seat ${view.seat} may steal a nut`);
+  if (phase === "pre_place") lines.push(`${seatName(view.seat, ctx)}: may put ${view.pre_place_left} more squirrel(s) into A, B, D, E`);
+  if (view.check_space) lines.push(`collecting at ${view.check_space}${isNum(view.seat) ? `: ${seatName(view.seat, ctx)} collects` : ""}`);
+  if (phase === "steal") lines.push(`raccoon: ${seatName(view.seat, ctx)} may steal a nut`);
   if (phase === "kept_jokers" || phase === "final_jokers") lines.push("placing kept jokers");
   if (mover !== null) lines.push(`to move: ${seatName(mover, ctx)}`);
   else if (phase === "terminal") lines.push("game over");
-  else lines.push("chance: " + ({ roll: "the dice", refill: "a card refills the slot", deal_face_up: "dealing the face-up cards", deal_start_nut: "dealing a start nut" }[phase] || phase));
+  else lines.push({ roll: "rolling the dice", refill: "a card refills the slot", deal_face_up: "dealing the face-up cards", deal_start_nut: "dealing a start nut" }[phase] || "");
   lines.forEach((t, i) => el("text", { x: 80, y: 420 + i * 16, class: "small" }, info, t));
   if (view.pending) {
-    el("text", { x: 330, y: 418, class: "tiny muted" }, info, `pending${isNum(view.seat) ? ` (seat ${view.seat})` : ""}`);
+    el("text", { x: 330, y: 418, class: "tiny muted" }, info, `to place${isNum(view.seat) ? ` (${seatName(view.seat, ctx)})` : ""}`);
     drawCard(info, 340, 424, 68, 50, view.pending);
   }
   const stop = legal.get("stop");
@@ -249,4 +253,65 @@ export function render(container, view, ctx) {
   });
   el("text", { x: 340, y: 538, class: "tiny muted" }, lg, "n/c: nuts / capacity · J: jokers");
   footer(svg, 12, 554, ctx);
+}
+
+// ----- for players: the rules in short, moves in words, why the game ended
+
+export const rules = `
+<p>Collect nuts in your eight stores. Squirrels climb the board; where enough of yours gather, they
+fetch a nut card.</p>
+<h4>Your turn</h4>
+<ul>
+<li><b>Roll</b> (click the die): three dice give one or two free spaces on the start track (2 to 12);
+a squirrel goes there. Roll again, or <b>stop</b>.</li>
+<li>If no space is free the roll fails and your squirrels on the start track go home.</li>
+<li>When you stop, they climb into the space above them: A (2–4), B (5–6), R (7), D (8–9), E (10–12).</li>
+</ul>
+<h4>Collecting</h4>
+<p>A space needs 2, 3 or 4 of your squirrels (the "k" number in its corner). Then they go home and you
+take a face-up card from the slots the space reaches; others' squirrels there climb one row up.
+At R (the raccoon) you may also steal a nut from another player's store; the steal marker (David) then
+protects that player.</p>
+<h4>Stores and points</h4>
+<p>A store holds nuts of one kind up to its size (2 to 6). A full store scores its value (5 to 30);
+an unfinished one scores 1 a nut. A joker counts as either of its two nuts, and can be kept for later.</p>
+<h4>The board</h4>
+<ul>
+<li>Coloured circles are squirrels, the number on them how many. W, H, B, A: walnut, hazelnut,
+beechnut, acorn. "2/3" in a store: 2 nuts of 3; J1: one of them is a joker.</li>
+<li>Orange dashed outlines are the moves you can click.</li>
+</ul>
+<p>When the draw pile runs out, the face-down reserve is used and the game ends after that round.
+Most points win.</p>`;
+
+const nutWord = (card) =>
+  card.includes("/") ? `a ${card.replace("/", " or ")} joker` : `${/^[aeiou]/.test(card) ? "an" : "a"} ${card}`;
+
+export function describe(text, info) {
+  const names = (info && info.names) || [];
+  let m;
+  if ((m = /^draw (\S+)$/.exec(text))) return `${nutWord(m[1])} is turned up`;
+  if (text === "roll fail") return "the roll fails: no free space, the start track empties";
+  if ((m = /^roll (\d+) or (\d+)$/.exec(text))) return `rolls: space ${m[1]} or space ${m[2]}`;
+  if ((m = /^roll (\d+)$/.exec(text))) return `rolls: a squirrel goes to space ${m[1]}`;
+  if (text === "roll") return "rolls again";
+  if (text === "stop") return "stops; the squirrels climb";
+  if ((m = /^space (\d+)$/.exec(text))) return `puts the squirrel on space ${m[1]}`;
+  if ((m = /^put (\S+)$/.exec(text))) return `puts a squirrel on ${m[1]}`;
+  if ((m = /^take slot (\d+)$/.exec(text))) return `takes the card in slot ${m[1]}`;
+  if ((m = /^store (\d+)$/.exec(text))) return `puts the nut in store ${m[1]}`;
+  if ((m = /^joker (\S+) as (\S+) store (\d+)$/.exec(text))) return `plays ${nutWord(m[1])} as ${nutWord(m[2])} in store ${m[3]}`;
+  if (text === "keep joker") return "keeps the joker for later";
+  if (text === "done") return "places no more jokers";
+  if ((m = /^steal seat (\d+) store (\d+)$/.exec(text))) {
+    const who = names[Number(m[1])] || `player ${Number(m[1]) + 1}`;
+    return `steals a nut from ${who === "You" ? "your" : `${who}'s`} store ${m[2]}`;
+  }
+  if (text === "no steal") return "steals nothing";
+  return null;
+}
+
+export function endReason(view) {
+  if (view.end_triggered) return "The draw pile ran out: the last nuts were fetched from the 4-area and the kept jokers placed.";
+  return "";
 }

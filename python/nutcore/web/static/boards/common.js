@@ -107,9 +107,12 @@ export function makeSelect(node, onSelect, tooltip) {
   return node;
 }
 
+// A seat's name as the page gives it (ctx.names: "You", a bot's name, a name the player typed).
 export function seatName(seat, ctx) {
+  const named = ctx && Array.isArray(ctx.names) && typeof ctx.names[seat] === "string" ? ctx.names[seat] : null;
+  if (named) return named;
   const you = ctx && ctx.seat !== null && ctx.seat !== undefined && ctx.seat === seat;
-  return you ? `Seat ${seat} (you)` : `Seat ${seat}`;
+  return you ? "You" : `Player ${seat + 1}`;
 }
 
 // A footer line naming the seat to move and the last move the connection was told of.
@@ -118,8 +121,9 @@ export function footer(svg, x, y, ctx, extra) {
   if (extra) parts.push(extra);
   if (ctx && ctx.last && ctx.last.action_string) {
     const who = ctx.last.player === null || ctx.last.player === undefined || ctx.last.player < 0
-      ? "chance" : `seat ${ctx.last.player}`;
-    parts.push(`last: ${who} — ${ctx.last.action_string}`);
+      ? "chance" : seatName(ctx.last.player, ctx);
+    const words = typeof ctx.describe === "function" ? ctx.describe(ctx.last.action_string, ctx.last.player) : ctx.last.action_string;
+    parts.push(`last move: ${who} — ${words}`);
   }
   return el("text", { x, y, class: "small muted" }, svg, parts.join("   ·   "));
 }

@@ -66,6 +66,11 @@ function scoreKind(score, c) {
   return 0;
 }
 
+const PHASE_WORDS = {
+  squirrels: "dealing squirrel numbers", deal: "dealing cards", summer: "summer: play cards under the trees",
+  winter: "winter: take a tree", predators: "the predators strike", final: "the last two cards", terminal: "game over",
+};
+
 export function render(container, view, ctx) {
   ctx = ctx || {};
   const params = ctx.params || {};
@@ -96,7 +101,7 @@ export function render(container, view, ctx) {
   const rerender = () => render(container, view, ctx);
 
   const svg = svgRoot(container, 800, 560, "Nutz! board");
-  el("text", { x: 12, y: 22, class: "bold", "font-size": 15 }, svg, `Nutz! — round ${view.round ?? 1} · ${phase} · turn ${view.turn ?? 0}`);
+  el("text", { x: 12, y: 22, class: "bold", "font-size": 15 }, svg, `Nutz! — round ${view.round ?? 1} · ${PHASE_WORDS[phase] || ""}`);
   const deckSize = isNum(view.deck_size) ? view.deck_size
     : view.deck && typeof view.deck === "object" ? Object.values(view.deck).reduce((a, b) => a + (isNum(b) ? b : 0), 0) : "?";
   let info = `deck ${deckSize} · supply ${view.supply ?? 0} tokens`;
@@ -255,4 +260,49 @@ export function render(container, view, ctx) {
     }
   }
   footer(svg, 12, 554, ctx);
+}
+
+// ----- for players: the rules in short, moves in words, why the game ended
+
+export const rules = `
+<p>Gather the best food for the winter, and keep the predators off it.</p>
+<h4>Summer</h4>
+<ul>
+<li>In three laps, put one card from your hand under a tree (at most 3 cards a tree), face up or,
+with one of your moon tokens, face down.</li>
+</ul>
+<h4>Winter</h4>
+<ul>
+<li>In squirrel-number order each player takes one tree and keeps its food. Moons on the cards give
+tokens. The tree you take is your squirrel number next round.</li>
+<li>Predators in your tree strike you: the fox takes your best nut, the owl your berries, the marten your
+mushrooms.</li>
+</ul>
+<h4>Points</h4>
+<p>Nuts score each (walnut most); berries score more the more you have; mushrooms in pairs.
+The game ends when the last tree's moon tokens are used up; then everyone plays their last two cards.</p>
+<h4>The board</h4>
+<ul>
+<li>A card with * has a moon on it. Face-down cards show only their back (unless you played them).</li>
+<li>The cards in your hand are shown to you alone.</li>
+</ul>`;
+
+const cardWords = (card) => (card.endsWith("*") ? `${card.slice(0, -1)} (with a moon)` : card);
+
+export function describe(text) {
+  let m;
+  if ((m = /^deal (\S+)$/.exec(text))) return `is dealt ${cardWords(m[1])}`;
+  if ((m = /^squirrel (\d+)$/.exec(text))) return `gets squirrel number ${m[1]}`;
+  if ((m = /^(\S+) face down to tree (\d+)$/.exec(text))) return `plays ${cardWords(m[1])} face down under tree ${m[2]}`;
+  if ((m = /^(\S+) to tree (\d+)$/.exec(text))) return `plays ${cardWords(m[1])} under tree ${m[2]}`;
+  if ((m = /^take tree (\d+)$/.exec(text))) return `takes tree ${m[1]}`;
+  if ((m = /^apply (\S+)$/.exec(text))) return `the ${m[1]} strikes`;
+  if ((m = /^play (\S+)$/.exec(text))) return `plays ${cardWords(m[1])}`;
+  return null;
+}
+
+export function endReason(view, params) {
+  const cap = params && params.turn_cap;
+  if (typeof cap === "number" && view.turn >= cap) return "";
+  return "The last tree's moon tokens are used up, and everyone played their last two cards.";
 }

@@ -108,7 +108,8 @@ export function render(container, view, ctx) {
   });
 
   // --- the tree: trunk, branches and their ends ---
-  const tree = el("g", {}, svg);
+  // The tree lies over the meadow but takes no clicks: a branch over a disk must not hide it.
+  const tree = el("g", { "pointer-events": "none" }, svg);
   for (let b = 0; b < lengths.length; b++) {
     const [a, c] = [endPos[2 * b], endPos[2 * b + 1]];
     el("line", { x1: px(a[0]), y1: py(a[1]), x2: px(c[0]), y2: py(c[1]), stroke: "#6d4c41", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": 0.85 }, tree);
@@ -144,13 +145,13 @@ export function render(container, view, ctx) {
   // --- the side panel: season, seats, what to do ---
   const side = el("g", {}, svg);
   el("text", { x: 560, y: 36, class: "bold", "font-size": 16 }, side, "Purzelbaum");
-  el("text", { x: 560, y: 56, class: "small" }, side, `${view.season || ""} · ${view.phase || ""} · turn ${view.turn ?? 0}`);
+  el("text", { x: 560, y: 56, class: "small" }, side, `${{ autumn: "Autumn: shove nuts off the tree", winter: "Winter: dig for nuts", over: "Game over" }[view.season] || ""} · turn ${(view.turn ?? 0) + 1}`);
   const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
   const status = [];
   if (mover !== null) status.push(`to move: ${seatName(mover, ctx)}`);
   else if (view.phase === "terminal") status.push("game over");
   else if (view.phase === "tumble") status.push("chance: the nut tumbles");
-  if (isNum(view.shover)) status.push(`seat ${view.shover} shoves end ${view.end} at disk ${view.target}`);
+  if (isNum(view.shover)) status.push(`${seatName(view.shover, ctx)} shoves end ${view.end} at disk ${view.target}`);
   if (view.phase === "bury") status.push("the nut left the box: bury it");
   if (shoves.size) status.push(selection.end === null ? "click a branch end, then a green disk" : `end ${selection.end} chosen: click a green disk`);
   status.forEach((t, i) => el("text", { x: 560, y: 80 + i * 16, class: "small" }, side, t));
@@ -180,4 +181,42 @@ export function render(container, view, ctx) {
   nutShape(lg, 688, ly + 24, 5);
   el("text", { x: 702, y: ly + 28, class: "tiny" }, lg, "buried nuts");
   footer(svg, 20, 554, ctx);
+}
+
+// ----- for players: the rules in short, moves in words, why the game ended
+
+export const rules = `
+<p>Shake nuts off the tree and remember where they fell.</p>
+<h4>Autumn</h4>
+<ul>
+<li>On your turn choose a <b>branch end</b> that still holds a nut and a leaf, then a <b>green disk</b>
+to aim at.</li>
+<li>A hit wins you the leaf and the nut drops into that hole. A miss leaves the leaf on the disk and the
+nut rolls into the nearest hole (or off the meadow: then the next player hides it).</li>
+<li>The disk you aimed at turns white: what lies under white disks is hidden.</li>
+</ul>
+<h4>Winter</h4>
+<p>When the tree is bare, every disk turns white. Take turns to dig under a white disk: you get its
+leaf and every nut in the hole. A hole with no nut turns green and is out.</p>
+<h4>The board</h4>
+<ul>
+<li>Green disk: open; white disk: covered. Orange leaf: a leaf; brown nut: buried nuts.</li>
+<li>Numbers on the tree are branch ends; numbers on the meadow are holes.</li>
+<li>Without memory aids the page shows only what lies on top: remember the rest yourself.</li>
+</ul>
+<p>Points: leaves plus nuts. Most points win; then most nuts.</p>`;
+
+export function describe(text) {
+  let m;
+  if ((m = /^target (\d+) end (\d+)$/.exec(text))) return `shakes branch end ${m[2]}, aiming at hole ${m[1]}`;
+  if (text === "hit") return "a hit: the leaf is won and the nut drops into the hole";
+  if ((m = /^lands at hole (\d+)$/.exec(text))) return `the nut lands in hole ${m[1]}`;
+  if (text === "off the box") return "the nut rolls off the meadow";
+  if ((m = /^bury (\d+)$/.exec(text))) return `hides the stray nut in hole ${m[1]}`;
+  if ((m = /^dig (\d+)$/.exec(text))) return `digs in hole ${m[1]}`;
+  return null;
+}
+
+export function endReason(view) {
+  return view.season === "over" ? "Winter is over: every disk is green again." : "";
 }

@@ -65,7 +65,7 @@ export function render(container, view, ctx) {
   const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
   const svg = svgRoot(container, 800, 560, "Die Ritter von der Haselnuss board");
 
-  el("text", { x: 12, y: 24, class: "bold", "font-size": 15 }, svg, `Die Ritter von der Haselnuss — turn ${view.turn ?? 0} · ${view.phase || ""}`);
+  el("text", { x: 12, y: 24, class: "bold", "font-size": 15 }, svg, `Die Ritter von der Haselnuss — turn ${(view.turn ?? 0) + 1}${view.phase === "place" ? " · place your knights" : ""}`);
 
   // --- edges ---
   const eg = el("g", {}, svg);
@@ -125,14 +125,14 @@ export function render(container, view, ctx) {
   const line = (text, cls = "small") => { el("text", { x: px, y, class: cls }, side, text); y += 16; };
   if (mover !== null) line(`to move: ${seatName(mover, ctx)}`, "small bold");
   else if (view.phase === "terminal") line("game over", "small bold");
-  else line(`chance: ${{ roll: "the die", draw: "the card", first_right: "first right shout", first_wrong: "first wrong shout", first_shout: "first shout" }[view.phase] || view.phase}`, "small bold");
+  else line({ roll: "rolling the die", draw: "turning the card", first_right: "who shouted right first", first_wrong: "who shouted wrong first", first_shout: "who shouted first" }[view.phase] || "", "small bold");
   if (isNum(view.roll)) {
     el("rect", { x: px, y: y - 10, width: 26, height: 26, rx: 5, fill: "#fff", stroke: "#555" }, side);
     label(side, px + 13, y + 3, view.roll, { class: "bold" });
     el("text", { x: px + 34, y: y + 7, class: "small" }, side, `rolled ${view.roll}: walk ${view.roll} step${view.roll === 1 ? "" : "s"}`);
     y += 26;
   }
-  if (isNum(view.drawer)) line(`seat ${view.drawer} draws at ${drawerNode || "?"}`);
+  if (isNum(view.drawer)) line(`${seatName(view.drawer, ctx)} draws at ${drawerNode || "?"}`);
   if (view.card) {
     line("card:", "small");
     const known = THIEVES.includes(view.card);
@@ -143,7 +143,7 @@ export function render(container, view, ctx) {
   if (arr(view.shouts).some((s) => s !== null && s !== undefined)) {
     arr(view.shouts).forEach((sh, s) => {
       const text = sh === null || sh === undefined ? "—" : sh === "hidden" ? "?" : sh;
-      el("text", { x: px, y, class: "small", "data-probe": `shout:${s}` }, side, `seat ${s} shouts: ${text}`);
+      el("text", { x: px, y, class: "small", "data-probe": `shout:${s}` }, side, `${seatName(s, ctx)} shouts: ${text}`);
       y += 16;
     });
   }
@@ -207,4 +207,53 @@ export function render(container, view, ctx) {
   });
   el("text", { x: 775, y: 34, "text-anchor": "middle", class: "tiny muted" }, tg, "score");
   footer(svg, 12, 552, ctx);
+}
+
+// ----- for players: the rules in short, moves in words, why the game ended
+
+export const rules = `
+<p>Knights collect hazelnuts from the bushes and bring them to a hiding place. Thieves hide among
+the nuts.</p>
+<h4>Your turn</h4>
+<ul>
+<li>The die says how many steps your knight walks (never straight back). Click where it ends.</li>
+<li>At a hiding place (H) you deliver the hazelnuts you carry: 1, 3, 6, 10 points for 1, 2, 3, 4.</li>
+<li>At a bush you turn its top card. A hazelnut you carry. A thief (Max, Leo or Fritz) nobody shouted
+at goes back on top, face down: you alone saw which one.</li>
+</ul>
+<h4>Shouting</h4>
+<p>When another knight turns a card, shout the thief's name or stay silent. Right: +2 points and the
+knight loses what it carries. Wrong: −2 points.</p>
+<h4>The board</h4>
+<ul>
+<li>Green circles are bushes with their stacks; the number is how many cards are left.</li>
+<li>A card on top with coloured dots is a thief put back; the dots say who saw it.</li>
+<li>Shields are the knights, in each player's colour.</li>
+<li>Without memory aids, remember yourself which thief you saw.</li>
+</ul>
+<p>The first to 25 points wins at once; otherwise the game ends when two stacks are empty.</p>`;
+
+const placeName = (node) => {
+  const m = /^([BH])(\d+)$/.exec(node);
+  return m ? `${m[1] === "B" ? "bush" : "hiding place"} ${m[2]}` : node;
+};
+
+export function describe(text) {
+  let m;
+  if ((m = /^to (\S+)$/.exec(text))) return `goes to ${placeName(m[1])}`;
+  if ((m = /^roll (\d+)$/.exec(text))) return `rolls ${m[1]}`;
+  if (text === "draw hazelnut") return "the card is a hazelnut";
+  if ((m = /^draw (\S+)$/.exec(text))) return `the card is ${m[1]} the thief`;
+  if ((m = /^shout (\S+)$/.exec(text))) return `shouts “${m[1]}!”`;
+  if (text === "silent") return "stays silent";
+  return null;
+}
+
+export function endReason(view, params) {
+  const target = (params && params.score_target) || 25;
+  const scores = Array.isArray(view.scores) ? view.scores : [];
+  if (scores.some((s) => s >= target)) return `A knight reached ${target} points, the coat of arms.`;
+  const empty = Array.isArray(view.stacks) ? view.stacks.filter((s) => s && s.cards === 0).length : 0;
+  const needed = (params && params.empty_stacks_to_end) || 2;
+  return empty >= needed ? `${empty} bushes are empty.` : "";
 }
