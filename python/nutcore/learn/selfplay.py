@@ -156,6 +156,8 @@ def generate(
     the games of the whole generation. `progress(games)` is called as each chunk finishes.
     ValueError, before any work, for a bad game or count."""
     load_game(config.game, players=config.players, **config.params)  # a bad game fails here
+    if config.evaluator.startswith("learned") and network is None:
+        raise ValueError(f"generate: evaluator={config.evaluator!r} needs a network")
     games = _checks.integer(games, "generate: games", 1, MAX_GAMES)
     chunks = _checks.integer(chunks, "generate: chunks", 1, MAX_CHUNKS)
     if backend not in _parallel.BACKENDS:
