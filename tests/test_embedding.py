@@ -91,6 +91,26 @@ def test_the_type_stub_is_the_one_the_module_gives():
     assert committed == stub()
 
 
+def test_the_type_stub_has_no_invalid_defaults():
+    """A parameter whose default is None says so in its type (`stop: StopToken | None = None`,
+    never `stop: StopToken = None`), and no signature fell back to (*args, **kwargs)."""
+    tree = ast.parse((Path(nutcore.__file__).parent / "_core.pyi").read_text())
+    wrong = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        params = node.args.args + node.args.kwonlyargs
+        defaults = [None] * (len(node.args.args) - len(node.args.defaults)) + node.args.defaults
+        defaults += node.args.kw_defaults
+        for param, default in zip(params, defaults):
+            is_none = isinstance(default, ast.Constant) and default.value is None
+            if is_none and "None" not in ast.unparse(param.annotation or ast.Constant(None)):
+                wrong.append(f"{node.name}({param.arg})")
+        if node.args.vararg or node.args.kwarg:
+            wrong.append(f"{node.name}(*args, **kwargs)")
+    assert not wrong
+
+
 def test_the_type_stub_names_everything_the_module_has():
     """python/nutcore/_core.pyi is current: every public class and function of nutcore._core is in
     it, and nothing else; for each class, its methods."""

@@ -378,3 +378,11 @@ def test_playout_weight_mixes_the_leaf_values(name):
         np.testing.assert_allclose(value(), 0.5 * (by_weight[0.0] + by_weight[1.0]), atol=1e-6)
         mixed_somewhere |= not np.allclose(by_weight[0.0], by_weight[1.0])
     assert mixed_somewhere  # a playout's value differed from the network's: the mix was tested
+
+
+def test_learned_self_play_without_a_network_is_refused_before_any_game():
+    config = selfplay.PlayConfig("nutz", 2, {}, iterations=4, evaluator="learned", num_envs=2)
+    with pytest.raises(ValueError, match="needs a network"):
+        selfplay.generate(config, None, 2, seed=0)
+    with pytest.raises(ValueError, match="needs a network"):
+        selfplay.play_chunk(config, None, 2, seed=0, chunk=0)

@@ -359,7 +359,7 @@ def brute_turn(state, me, turn):
     """The rest of the turn by brute force over the state API: the value of each choice."""
     j = state.to_json()
     if j["turn"] != turn or j["stage"] != "turn" or j["phase"] not in ("roll_or_stop", "choose_space", "roll"):
-        return _core.adn_heuristic_margin(state, me)  # the turn is over
+        return _core._testing.adn_heuristic_margin(state, me)  # the turn is over
     if state.is_chance_node():
         total = 0.0
         for a, p in state.chance_outcomes():

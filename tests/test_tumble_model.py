@@ -120,7 +120,7 @@ def test_bad_geometry_is_rejected():
 def _both(sigma, holes, branches, half_box, hit_radius):
     holes = tuple((float(x), float(y)) for x, y in holes)
     reference = tm.outcome_table(sigma, holes, tuple(branches), half_box, hit_radius)
-    native = _core.purzelbaum_outcome_table(sigma, list(holes), list(branches), half_box, hit_radius)
+    native = _core._testing.purzelbaum_outcome_table(sigma, list(holes), list(branches), half_box, hit_radius)
     return reference, native
 
 
@@ -161,7 +161,7 @@ def test_the_game_uses_the_native_model():
     end_target = state.legal_actions()[0]
     state.apply_action(end_target)
     holes = [tuple(h) for h in game.params["holes"]]
-    table = _core.purzelbaum_outcome_table(0.3, holes, game.params["branch_lengths"], 3.0, 0.35)
+    table = _core._testing.purzelbaum_outcome_table(0.3, holes, game.params["branch_lengths"], 3.0, 0.35)
     probabilities = [p for _, p in state.chance_outcomes()]  # seat 0's shove: sigma 0.3
     end, target = end_target % 16, end_target // 16  # a shove's id is 16 * target + end
     assert sorted(probabilities) == sorted(p for p in table[end][target] if p > 0)
@@ -178,4 +178,4 @@ def test_bad_geometry_is_refused_by_both_models():
         with pytest.raises(ValueError):
             tm.outcome_table(args[0], tuple(args[1]), tuple(args[2]), args[3], args[4])
         with pytest.raises(ValueError):
-            _core.purzelbaum_outcome_table(*args)
+            _core._testing.purzelbaum_outcome_table(*args)

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/typing.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -22,6 +25,52 @@
 namespace nutcore::bindings {
 
 namespace py = pybind11;
+
+// Python objects the bindings take as they come and check themselves (int_arg, seed_arg, bytes_arg
+// below), so that a bad value is a ValueError naming it. Each is named, in the signatures pybind11
+// writes and so in the stub (tests/stubgen.py), by the types those checks accept.
+inline int any_object(PyObject*) { return 1; }
+// Hidden, as pybind11's own classes are (a base more hidden than its class is a warning).
+#if defined(__GNUC__)
+#define NUTCORE_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define NUTCORE_HIDDEN
+#endif
+template <typename Name, int (*Check)(PyObject*) = any_object>
+class NUTCORE_HIDDEN Typed : public py::object {
+  PYBIND11_OBJECT_DEFAULT(Typed, object, Check)
+};
+#define NUTCORE_TYPE_NAME(Tag, text)                           \
+  struct Tag {                                                 \
+    static constexpr auto name = py::detail::const_name(text); \
+  }
+NUTCORE_TYPE_NAME(IndexName, "typing.SupportsIndex");
+NUTCORE_TYPE_NAME(IndexOrNoneName, "typing.SupportsIndex | None");
+NUTCORE_TYPE_NAME(RealName, "typing.SupportsFloat");
+NUTCORE_TYPE_NAME(BytesName, "bytes | bytearray | memoryview");
+using IndexArg = Typed<IndexName>;  // int_arg, seed_arg: an int or anything with __index__
+using IndexOrNoneArg = Typed<IndexOrNoneName>;
+using RealArg = Typed<RealName>;    // float_arg
+using BytesArg = Typed<BytesName>;  // bytes_arg
+// An object of a bound class or None, checked by the function (`T | None` in the stub).
+template <typename T>
+struct OrNoneName {
+  static constexpr auto name = py::detail::make_caster<T>::name + py::detail::const_name(" | None");
+};
+template <typename T>
+using OrNoneArg = Typed<OrNoneName<T>>;
+
+// An optional reference to a bound object (a stop token, a search tree): None or the object, which
+// stays the caller's; `T | None = None` in the stub.
+template <typename T>
+using Maybe = std::optional<std::reference_wrapper<T>>;
+template <typename T>
+T* maybe_ptr(const Maybe<T>& m) {
+  return m ? &m->get() : nullptr;
+}
+
+// A JSON object as Python data (dict[str, Any] in the stub).
+using JsonDict = py::typing::Dict<py::str, py::object>;
 
 // Per-move statistics as Python dicts (a search's result, a running search's progress).
 inline py::list action_stats_to_py(const std::vector<ActionStats>& stats) {
@@ -163,3 +212,10 @@ inline std::string bytes_arg(const py::handle& obj, const std::string& name) {
 }
 
 }  // namespace nutcore::bindings
+
+namespace pybind11::detail {
+template <typename Name, int (*Check)(PyObject*)>
+struct handle_type_name<nutcore::bindings::Typed<Name, Check>> {
+  static constexpr auto name = Name::name;
+};
+}  // namespace pybind11::detail

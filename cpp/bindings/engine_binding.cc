@@ -22,6 +22,25 @@ namespace nutcore::bindings {
 
 namespace {
 
+NUTCORE_TYPE_NAME(ArrayName, "numpy.typing.NDArray[typing.Any]");
+NUTCORE_TYPE_NAME(Float32Name, "numpy.typing.NDArray[numpy.float32]");
+NUTCORE_TYPE_NAME(Float32OrNoneName, "numpy.typing.NDArray[numpy.float32] | None");
+NUTCORE_TYPE_NAME(StrName, "str");
+NUTCORE_TYPE_NAME(BotSettingsName, "dict[str, typing.Any] | None");
+NUTCORE_TYPE_NAME(SendName, "collections.abc.Callable[[str], object]");
+NUTCORE_TYPE_NAME(LineName, "str | bytes | bytearray | memoryview");
+NUTCORE_TYPE_NAME(PathName, "str | bytes");
+int str_or_bytes(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
+using Float32Array = Typed<Float32Name>;  // input_array checks dtype and shape
+using Float32ArrayOrNone = Typed<Float32OrNoneName>;
+using BotSpecArg = Typed<StrName>;  // a str, or a ValueError that shows what a spec looks like
+using BotSettingsArg = Typed<BotSettingsName>;
+using SendArg = Typed<SendName>;
+using LineArg = Typed<LineName>;                // line_arg
+using PathArg = Typed<PathName, str_or_bytes>;  // a str, or bytes as os.fsencode gives
+// The vector environments' output arrays by name (vector_array checks each).
+using ArrayDict = py::typing::Dict<py::str, Typed<ArrayName>>;
+
 py::object number_or_none(long x) { return x >= 0 ? py::object(py::int_(x)) : py::object(py::none()); }
 
 bool finalizing() {
@@ -80,7 +99,7 @@ auto without_gil(F&& f) {
 
 }  // namespace
 
-py::dict outcome_to_py(const engine::SearchOutcome& r) {
+JsonDict outcome_to_py(const engine::SearchOutcome& r) {
   py::dict out;
   out["action"] = r.action;
   out["action_string"] = r.action_string;
@@ -100,7 +119,7 @@ py::dict outcome_to_py(const engine::SearchOutcome& r) {
   out["nodes"] = number_or_none(r.nodes);
   out["elapsed"] = r.elapsed;
   out["extra"] = json_to_py(r.extra);
-  return out;
+  return JsonDict(std::move(out));
 }
 
 engine::KeptSearch* KeptTree::for_state(const engine::AnyState& state) {
@@ -190,7 +209,7 @@ void bind_engine(py::module_& m) {
 
   py::class_<Network, std::shared_ptr<Network>>(m, "Network",
                                                 "A trained network of the learned evaluator (nutcore.load_network).")
-      .def(py::init([](const py::handle& data) { return engine::load_network(bytes_arg(data, "Network: data")); }),
+      .def(py::init([](const BytesArg& data) { return engine::load_network(bytes_arg(data, "Network: data")); }),
            py::arg("data"))
       .def_property_readonly("game", &Network::game)
       .def_property_readonly("players", &Network::players)
@@ -198,7 +217,7 @@ void bind_engine(py::module_& m) {
       .def_property_readonly("num_actions", &Network::num_actions)
       .def_property_readonly("hidden", &Network::hidden)
       .def_property_readonly("num_parameters", &Network::num_parameters)
-      .def_property_readonly("header", [](const Network& n) { return json_to_py(n.header()); })
+      .def_property_readonly("header", [](const Network& n) { return json_object_to_py(n.header()); })
       .def(
           "evaluate",
           [](const Network& n, const py::array_t<float, py::array::c_style | py::array::forcecast>& observation,
@@ -224,10 +243,10 @@ void bind_engine(py::module_& m) {
           "(values per seat, the logits of `actions`) for one observation: the C++ forward pass.");
   m.def(
       "shipped_network",
-      [](const std::string& game, int players) -> py::object {
+      [](const std::string& game, int players) -> std::optional<std::shared_ptr<Network>> {
         auto net = engine::shipped_network(game, players);
-        if (!net) return py::none();
-        return py::cast(std::const_pointer_cast<Network>(net));
+        if (!net) return std::nullopt;
+        return std::const_pointer_cast<Network>(net);
       },
       py::arg("game"), py::arg("players"), "The network built in for a game at a player count, or None.");
   m.def("engine_commands", &engine::Engine::command_fields,
@@ -236,7 +255,7 @@ void bind_engine(py::module_& m) {
   m.def(
       "network_limits",
       [] {
-        py::dict d;
+        py::typing::Dict<py::str, py::int_> d;
         d["players"] = kNetworkMaxPlayers;
         d["observation_size"] = kNetworkMaxInputs;
         d["num_actions"] = kNetworkMaxActions;
@@ -251,8 +270,11 @@ void bind_engine(py::module_& m) {
 
   m.def(
       "best_move",
-      [](const engine::AnyState& state, const py::dict& settings, StopToken* token, KeptTree* tree,
-         std::shared_ptr<Network> network) {
+      [](const engine::AnyState& state, const JsonDict& settings, const Maybe<StopToken>& stop_token,
+         const Maybe<KeptTree>& tree_ref, std::optional<std::shared_ptr<Network>> network_arg) {
+        StopToken* token = maybe_ptr(stop_token);
+        KeptTree* tree = maybe_ptr(tree_ref);
+        std::shared_ptr<Network> network = network_arg.value_or(nullptr);
         // Checked here, before any work: a bad setting is a ValueError naming it.
         engine::SearchRequest request = engine::parse_search_request(json_from_py(settings));
         request.network = network;
@@ -272,21 +294,22 @@ void bind_engine(py::module_& m) {
             [&](const StopFlag* stop) { return engine::best_move(*copy, request, stop, progress, kept); }, token);
         return outcome_to_py(r);
       },
-      py::arg("state"), py::arg("settings"), py::arg("stop") = nullptr, py::arg("tree") = nullptr,
-      py::arg("network") = nullptr,
+      py::arg("state"), py::arg("settings"), py::arg("stop") = py::none(), py::arg("tree") = py::none(),
+      py::arg("network") = py::none(),
       "best_move's whole search: settings {algorithm, iterations, time_limit, threads, seed, ...options}; "
       "network: the learned evaluator's, else the game's built-in one.");
 
   m.def(
       "solve",
-      [](const engine::AnyState& state, StopToken* token) {
+      [](const engine::AnyState& state, const Maybe<StopToken>& token) {
         std::shared_ptr<const engine::AnyState> copy = state.clone();
-        return outcome_to_py(run_interruptible([&](const StopFlag* stop) { return copy->solve(stop); }, token));
+        return outcome_to_py(
+            run_interruptible([&](const StopFlag* stop) { return copy->solve(stop); }, maybe_ptr(token)));
       },
-      py::arg("state"), py::arg("stop") = nullptr, "The game's exact solver at a decision node.");
+      py::arg("state"), py::arg("stop") = py::none(), "The game's exact solver at a decision node.");
 
   m.def(
-      "check_search_settings", [](const py::dict& settings) { engine::parse_search_request(json_from_py(settings)); },
+      "check_search_settings", [](const JsonDict& settings) { engine::parse_search_request(json_from_py(settings)); },
       py::arg("settings"), "ValueError unless best_move would take these settings (any state aside).");
   m.def(
       "auto_algorithm", [](const engine::AnyState& s) { return engine::algorithm_name(s.auto_algorithm()); },
@@ -300,7 +323,7 @@ void bind_engine(py::module_& m) {
   m.def(
       "default_options",
       [](const std::string& algorithm) {
-        return json_to_py(engine::default_options(engine::parse_algorithm(algorithm, "default_options")));
+        return json_object_to_py(engine::default_options(engine::parse_algorithm(algorithm, "default_options")));
       },
       py::arg("algorithm"), "An algorithm's options with their generic defaults.");
 
@@ -315,12 +338,13 @@ void bind_engine(py::module_& m) {
       .def_property_readonly("threads", [](const PyVectorEnv& v) { return v.env->threads(); })
       .def_property_readonly("external_chance", [](const PyVectorEnv& v) { return v.env->external_chance(); })
       .def_property_readonly("seat",
-                             [](const PyVectorEnv& v) -> py::object {
-                               return v.env->seat() < 0 ? py::object(py::none()) : py::object(py::int_(v.env->seat()));
+                             [](const PyVectorEnv& v) -> std::optional<int> {
+                               if (v.env->seat() < 0) return std::nullopt;
+                               return v.env->seat();
                              })
       .def(
           "reset",
-          [](PyVectorEnv& v, const py::dict& out) {
+          [](PyVectorEnv& v, const ArrayDict& out) {
             const engine::VectorBuffers buffers = vector_buffers(*v.env, out);
             vector_call(v.env->interruptible(), [&](const StopFlag* stop) {
               v.env->reset(buffers, stop);
@@ -330,7 +354,7 @@ void bind_engine(py::module_& m) {
           py::arg("out"))
       .def(
           "step",
-          [](PyVectorEnv& v, const py::array& actions, const py::dict& out) {
+          [](PyVectorEnv& v, const py::array& actions, const ArrayDict& out) {
             const int64_t n = v.env->num_envs();
             if (!py::isinstance<py::array_t<int64_t>>(actions) || actions.ndim() != 1 || actions.shape(0) != n ||
                 !(actions.flags() & py::array::c_style))
@@ -358,27 +382,27 @@ void bind_engine(py::module_& m) {
           py::arg("out"))
       .def(
           "search_check",
-          [](const PyVectorEnv& v, const py::dict& settings, std::shared_ptr<Network> network) {
+          [](const PyVectorEnv& v, const JsonDict& settings, std::optional<std::shared_ptr<Network>> network) {
             engine::SearchRequest request = engine::parse_search_request(json_from_py(settings), "search");
-            request.network = network;
+            request.network = network.value_or(nullptr);
             v.env->search_check(request);
           },
-          py::arg("settings"), py::arg("network") = nullptr)
+          py::arg("settings"), py::arg("network") = py::none())
       .def(
           "search_start",
-          [](PyVectorEnv& v, const py::dict& settings, const py::handle& seed, const py::dict& leaves,
-             std::shared_ptr<Network> network) {
+          [](PyVectorEnv& v, const JsonDict& settings, const IndexArg& seed, const ArrayDict& leaves,
+             std::optional<std::shared_ptr<Network>> network) {
             engine::SearchRequest request = engine::parse_search_request(json_from_py(settings), "search");
-            request.network = network;
+            request.network = network.value_or(nullptr);
             const uint64_t s = seed_arg(seed);
             const engine::LeafBuffers buffers = leaf_buffers(*v.env, leaves);
             return vector_call(true,
                                [&](const StopFlag* stop) { return v.env->search_start(request, s, buffers, stop); });
           },
-          py::arg("settings"), py::arg("seed"), py::arg("leaves"), py::arg("network") = nullptr)
+          py::arg("settings"), py::arg("seed"), py::arg("leaves"), py::arg("network") = py::none())
       .def(
           "search_evaluate",
-          [](PyVectorEnv& v, const py::handle& values, const py::handle& priors, const py::dict& leaves) {
+          [](PyVectorEnv& v, const Float32Array& values, const Float32ArrayOrNone& priors, const ArrayDict& leaves) {
             const py::ssize_t n = v.env->num_envs();
             const float* vals = input_array(values, "values", {n, v.env->num_players()});
             const float* pri = priors.is_none() ? nullptr : input_array(priors, "priors", {n, v.env->num_actions()});
@@ -389,7 +413,7 @@ void bind_engine(py::module_& m) {
           py::arg("values"), py::arg("priors"), py::arg("leaves"))
       .def(
           "search_result",
-          [](const PyVectorEnv& v, const py::dict& out) {
+          [](const PyVectorEnv& v, const ArrayDict& out) {
             const py::ssize_t n = v.env->num_envs(), a = v.env->num_actions(), p = v.env->num_players();
             engine::SearchResultBuffers b;
             b.action = vector_array<int64_t>(out, "action", {n});
@@ -401,14 +425,14 @@ void bind_engine(py::module_& m) {
           py::arg("out"))
       .def(
           "set_state",
-          [](PyVectorEnv& v, const py::handle& i, const py::handle& bytes, const py::dict& out) {
+          [](PyVectorEnv& v, const IndexArg& i, const BytesArg& bytes, const ArrayDict& out) {
             const int index = static_cast<int>(int_arg(i, "i", 0, v.env->num_envs() - 1));
             v.env->set_state(index, bytes_arg(bytes, "set_state: state"), vector_buffers(*v.env, out));
           },
           py::arg("i"), py::arg("state"), py::arg("out"))
       .def(
           "serialized_state",
-          [](const PyVectorEnv& v, const py::handle& i) {
+          [](const PyVectorEnv& v, const IndexArg& i) {
             return py::bytes(v.env->serialized_state(static_cast<int>(int_arg(i, "i", 0, v.env->num_envs() - 1))));
           },
           py::arg("i"));
@@ -419,7 +443,7 @@ void bind_engine(py::module_& m) {
   vector_env.attr("MAX_OPPONENT_DEPTH") = engine::kMaxOpponentDepth;
 
   py::class_<engine::Bot>(m, "Bot", "One of nutcore's own bots (nutcore.make_bot wraps it).")
-      .def(py::init([](const py::object& spec, const py::object& settings) {
+      .def(py::init([](const BotSpecArg& spec, const BotSettingsArg& settings) {
              if (!py::isinstance<py::str>(spec))
                throw std::invalid_argument("a bot spec is a string such as 'mcts:iterations=2000', got " +
                                            py_repr(spec));
@@ -430,28 +454,29 @@ void bind_engine(py::module_& m) {
            py::arg("spec"), py::arg("settings") = py::none())
       .def_property("name", &engine::Bot::name, &engine::Bot::set_name)
       .def_property_readonly("kind", [](const engine::Bot& b) { return b.spec().kind_name(); })
-      .def_property_readonly("settings", [](const engine::Bot& b) { return json_to_py(b.spec().settings); })
+      .def_property_readonly("settings", [](const engine::Bot& b) { return json_object_to_py(b.spec().settings); })
       .def_property_readonly("memory", [](const engine::Bot& b) { return b.spec().memory; })
       .def_property_readonly("noise", [](const engine::Bot& b) { return b.spec().noise; })
       .def_property_readonly("reuse", [](const engine::Bot& b) { return b.spec().reuse; })
       .def_property_readonly("level", [](const engine::Bot& b) { return b.spec().level; })
       .def(
-          "reset", [](engine::Bot& b, const py::handle& seed) { b.reset(seed_arg(seed)); }, py::arg("seed"))
+          "reset", [](engine::Bot& b, const IndexArg& seed) { b.reset(seed_arg(seed)); }, py::arg("seed"))
       .def(
           "check_for", [](engine::Bot& b, const engine::AnyState& s) { b.check_for(s); }, py::arg("state"))
       .def(
           "step",
-          [](engine::Bot& b, const engine::AnyState& state, StopToken* token) {
+          [](engine::Bot& b, const engine::AnyState& state, const Maybe<StopToken>& stop_token) {
+            StopToken* token = maybe_ptr(stop_token);
             std::shared_ptr<const engine::AnyState> copy = state.clone();
             SearchProgress* progress = token ? &token->progress : nullptr;
             return run_interruptible([&](const StopFlag* stop) { return b.step(*copy, stop, progress); }, token);
           },
-          py::arg("state"), py::arg("stop") = nullptr, "The bot's move at a decision node (the GIL released).");
+          py::arg("state"), py::arg("stop") = py::none(), "The bot's move at a decision node (the GIL released).");
   m.def(
       "parse_bot_spec",
       [](const std::string& spec) {
         const engine::BotSpec b = engine::parse_bot_spec(spec);
-        py::dict d;
+        JsonDict d;
         d["kind"] = b.kind_name();
         d["settings"] = json_to_py(b.settings);
         if (b.memory != 1) d["memory"] = b.memory;
@@ -469,7 +494,8 @@ void bind_engine(py::module_& m) {
   m.attr("MAX_JSON_FILE_BYTES") = engine::kMaxJsonFileBytes;
   m.def(
       "read_json_file",
-      [](const std::string& path, const std::string& what) {
+      [](const PathArg& path_arg, const std::string& what) {
+        const std::string path = path_arg.cast<std::string>();
         Json data = Json::null();
         {
           py::gil_scoped_release release;  // a slow disk holds up no other thread
@@ -486,20 +512,21 @@ void bind_engine(py::module_& m) {
   m.attr("MAX_LINE_BYTES") = engine::kMaxLineBytes;
   py::class_<engine::SearchSlots, std::shared_ptr<engine::SearchSlots>>(m, "SearchSlots",
                                                                         "Searches that may run at once over engines.")
-      .def(py::init([](const py::handle& size) {
+      .def(py::init([](const IndexArg& size) {
              return std::make_shared<engine::SearchSlots>(static_cast<int>(int_arg(size, "searches", 1, 10000)));
            }),
            py::arg("size"))
       .def_property_readonly("size", &engine::SearchSlots::size);
   py::class_<PyEngine>(m, "Engine", "One connection's game and its commands (docs/engine-protocol.md).")
-      .def(py::init([](py::object send, const py::dict& limits, std::shared_ptr<engine::SearchSlots> slots) {
-             return std::make_unique<PyEngine>(std::move(send), engine::Limits::from_json(json_from_py(limits)),
-                                               std::move(slots));
-           }),
-           py::arg("send"), py::arg("limits"), py::arg("slots") = nullptr)
+      .def(
+          py::init([](SendArg send, const JsonDict& limits, std::optional<std::shared_ptr<engine::SearchSlots>> slots) {
+            return std::make_unique<PyEngine>(std::move(send), engine::Limits::from_json(json_from_py(limits)),
+                                              slots.value_or(nullptr));
+          }),
+          py::arg("send"), py::arg("limits"), py::arg("slots") = py::none())
       .def(
           "handle",
-          [](PyEngine& e, const py::handle& line) {
+          [](PyEngine& e, const LineArg& line) {
             const std::string text = line_arg(line);
             py::gil_scoped_release release;
             e.engine->handle(text);
@@ -525,11 +552,12 @@ void bind_engine(py::module_& m) {
              e.engine->wait_for_search();
            })
       .def(
-          "_truth", [](const PyEngine& e) { return json_to_py(without_gil([&] { return e.engine->truth_json(); })); },
+          "_truth",
+          [](const PyEngine& e) { return json_object_to_py(without_gil([&] { return e.engine->truth_json(); })); },
           "For tests: the true position (not a protocol command).")
       .def(
           "_connection",
-          [](const PyEngine& e) { return json_to_py(without_gil([&] { return e.engine->connection_json(); })); },
+          [](const PyEngine& e) { return json_object_to_py(without_gil([&] { return e.engine->connection_json(); })); },
           "For tests: the game being played and the connection's seat.")
       .def(
           "_replace_truth",
@@ -543,7 +571,7 @@ void bind_engine(py::module_& m) {
           py::arg("position"), "For tests: another position for the truth (one the seat cannot tell from it).");
   m.def(
       "run_stdio",
-      [](const py::dict& limits) {
+      [](const JsonDict& limits) {
         const engine::Limits l = engine::Limits::from_json(json_from_py(limits));
         std::optional<py::error_already_set> interrupt;
         int code;
@@ -563,9 +591,9 @@ void bind_engine(py::module_& m) {
   m.def(
       "game_infos",
       [] {
-        py::list out;
+        py::typing::List<JsonDict> out;
         for (const engine::GameInfo& g : engine::game_infos()) {
-          py::dict d;
+          JsonDict d;
           d["name"] = g.name;
           d["title"] = g.title;
           d["tag"] = g.tag;

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "bindings/boundary.h"
 #include "engine/any.h"
 
 namespace nutcore::bindings {
@@ -24,7 +25,7 @@ struct PyVectorEnv {
   std::unique_ptr<engine::AnyVectorEnv> env;
 };
 
-py::dict outcome_to_py(const engine::SearchOutcome& r);
+JsonDict outcome_to_py(const engine::SearchOutcome& r);
 
 void bind_engine(py::module_& m);
 

@@ -48,13 +48,18 @@ inline Json json_from_py(const py::handle& obj) {
   return Json::parse(text);
 }
 inline py::object json_to_py(const Json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+// A JSON object as a dict (typed so in the stub).
+inline JsonDict json_object_to_py(const Json& j) { return JsonDict(json_to_py(j)); }
+
+// What playouts return: (returns per game and seat, lengths).
+using PlayoutArrays = py::typing::Tuple<py::array_t<double>, py::array_t<int64_t>>;
 
 // n games from `start` to the end, each by `play(game, state, rng)` (which returns its length),
 // inside C++ with the GIL released: (returns, lengths) as numpy arrays. Game i uses a generator
 // seeded from (seed, i), so results do not depend on how the work is split.
 template <GameConcept G, typename Play>
-py::tuple playouts(const std::shared_ptr<const G>& game, const typename G::StateType& start, int64_t n, uint64_t seed,
-                   Play play) {
+PlayoutArrays playouts(const std::shared_ptr<const G>& game, const typename G::StateType& start, int64_t n,
+                       uint64_t seed, Play play) {
   const int players = game->num_players();
   py::array_t<double> returns({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(players)});
   py::array_t<int64_t> lengths(static_cast<py::ssize_t>(n));
@@ -70,7 +75,7 @@ py::tuple playouts(const std::shared_ptr<const G>& game, const typename G::State
     }
     return true;
   });
-  return py::make_tuple(returns, lengths);
+  return PlayoutArrays(py::make_tuple(returns, lengths));
 }
 
 // A Python game object: the engine's model of a declared game (immutable, shared by its states).
@@ -82,14 +87,14 @@ struct PyGame {
   State wrap(const typename D::Game::StateType& s) const { return State(model, s); }
 
   // n random games played inside C++ (playouts above).
-  py::tuple random_playouts(const py::handle& n_arg, const py::handle& seed_arg_, const py::handle& from) const {
+  PlayoutArrays random_playouts(const IndexArg& n_arg, const IndexArg& seed_arg_, const OrNoneArg<State>& from) const {
     const int64_t n = int_arg(n_arg, "random_playouts: n", 0, int64_t{1} << 40);
     const uint64_t seed = seed_arg(seed_arg_);
     auto start = model->rules().new_initial_state();
     if (!from.is_none()) {
       if (!py::isinstance<State>(from))
         throw std::invalid_argument(std::string("random_playouts: state must be a ") + D::Game::kName + " state");
-      const State& s = from.cast<const State&>();
+      const State& s = from.template cast<const State&>();
       if (!s.game().same_as(*model))
         throw std::invalid_argument("random_playouts: the state belongs to another game (other parameters)");
       start = s.state();
@@ -133,7 +138,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
       // Every bad action, whatever its type or size, is a ValueError that lists the legal ones.
       .def(
           "apply_action",
-          [](S& s, const py::handle& action) {
+          [](S& s, const IndexArg& action) {
             Action a = -1;
             try {
               a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
@@ -150,7 +155,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           py::arg("action"))
       .def(
           "action_to_string",
-          [](const S& s, const py::handle& a) {
+          [](const S& s, const IndexArg& a) {
             return s.action_to_string(static_cast<Action>(int_arg(a, "action", 0, G::kNumDistinctActions - 1)));
           },
           py::arg("action"))
@@ -162,7 +167,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
       // drawn from the listed legal actions) from generators seeded alike.
       .def(
           "_random_action_pair",
-          [](const S& s, const py::handle& seed_obj) {
+          [](const S& s, const IndexArg& seed_obj) {
             if (s.is_terminal() || s.is_chance_node())
               throw py::value_error("_random_action_pair needs a decision node");
             const uint64_t seed = seed_arg(seed_obj);
@@ -176,7 +181,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
       // (chance_outcomes gives the probabilities it must follow).
       .def(
           "_sample_chance",
-          [](const S& s, const py::handle& seed_obj) {
+          [](const S& s, const IndexArg& seed_obj) {
             if (!s.is_chance_node()) throw py::value_error("_sample_chance needs a chance node");
             Rng rng(seed_arg(seed_obj));
             return s.rules().sample_chance(s.state(), rng);
@@ -198,14 +203,14 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
       // For unpickling only: a history is a list of action ids, checked one by one.
       .def(
           "_set_history",
-          [](S& s, const py::list& actions) {
+          [](S& s, const py::typing::List<IndexArg>& actions) {
             std::vector<Action> checked;
             for (const auto& a : actions)
               checked.push_back(static_cast<Action>(int_arg(a, "history action", 0, G::kNumDistinctActions - 1)));
             s.set_history(std::move(checked));
           },
           py::arg("actions"))
-      .def("to_json", [](const S& s) { return json_to_py(s.to_json()); })
+      .def("to_json", [](const S& s) { return json_object_to_py(s.to_json()); })
       .def("__str__", &S::to_string)
       .def("__repr__",
            [](const S& s) {
@@ -220,11 +225,11 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           },
           py::arg("other"), py::is_operator());
   // Information sets (docs/information.md): what a seat knows, never more.
-  auto seat = [](const S& s, const py::handle& player) {
+  auto seat = [](const S& s, const IndexArg& player) {
     return static_cast<int>(int_arg(player, "player", 0, s.game().num_players() - 1));
   };
   // Memory is perfect: what a seat observes and its information state are one text.
-  const auto information_text = [seat](const S& s, const py::handle& player) {
+  const auto information_text = [seat](const S& s, const IndexArg& player) {
     return s.information_string(seat(s, player));
   };
   state_cls
@@ -234,16 +239,15 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
            "What `player` observes; with perfect memory the same as information_state_string.")
       .def(
           "observation_json",
-          [seat](const S& s, const py::handle& player) { return json_to_py(s.view_json(seat(s, player))); },
+          [seat](const S& s, const IndexArg& player) { return json_object_to_py(s.view_json(seat(s, player))); },
           py::arg("player"),
           "The position as `player` knows it: to_json's data with what it has not seen marked \"hidden\".")
       .def(
-          "information_key",
-          [seat](const S& s, const py::handle& player) { return s.information_key(seat(s, player)); },
+          "information_key", [seat](const S& s, const IndexArg& player) { return s.information_key(seat(s, player)); },
           py::arg("player"), "A 64-bit hash of information_state_string(player), as search uses it.")
       .def(
           "observation_tensor",
-          [seat](const S& s, const py::handle& player) {
+          [seat](const S& s, const IndexArg& player) {
             const int p = seat(s, player);
             py::array_t<float> out(s.game().observation_tensor_size());
             s.observation_tensor(p, out.mutable_data());
@@ -252,7 +256,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           py::arg("player"), "What `player` observes, as float32 (shape: game.observation_tensor_shape()).")
       .def(
           "resample_from_infostate",
-          [seat](const S& s, const py::handle& player, const py::handle& seed) {
+          [seat](const S& s, const IndexArg& player, const IndexArg& seed) {
             const int p = seat(s, player);
             Rng rng(seed_arg(seed));
             return S(s.model(), s.rules().resample(s.state(), p, rng));
@@ -272,7 +276,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           "played: (text, whole), text None if nothing, whole if it knows which action it was.")
       .def(
           "forget",
-          [seat](const S& s, const py::handle& player, const py::handle& recall_obj, const py::handle& seed) {
+          [seat](const S& s, const IndexArg& player, const RealArg& recall_obj, const IndexArg& seed) {
             const int p = seat(s, player);
             const double recall = float_arg(recall_obj, "forget: recall", 0.0, 1.0);
             auto remembered = s.forget(p, recall, seed_arg(seed));
@@ -293,7 +297,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
   state_cls.attr("whole_game_solver") = info.whole_game_solver;
 
   game_cls
-      .def(py::init([info](const py::dict& params) {
+      .def(py::init([info](const JsonDict& params) {
              return PG{std::static_pointer_cast<const engine::GameModel<D>>(
                  engine::GameModel<D>::load(json_from_py(params), info))};
            }),
@@ -311,7 +315,7 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           "max_game_length", [](const PG& g) { return g.model->max_game_length(); },
           "An upper bound on the actions in one game, chance outcomes included.")
       .def("observation_tensor_shape", [](const PG& g) { return std::vector<int>{g.model->observation_tensor_size()}; })
-      .def_property_readonly("params", [](const PG& g) { return json_to_py(g.model->params_json()); })
+      .def_property_readonly("params", [](const PG& g) { return json_object_to_py(g.model->params_json()); })
       .def("new_initial_state", [](const PG& g) { return g.wrap(g.model->rules().new_initial_state()); })
       .def(
           "state_from_json",
@@ -319,14 +323,14 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           py::arg("data"))
       .def(
           "deserialize_state",
-          [](const PG& g, const py::handle& b) {
+          [](const PG& g, const BytesArg& b) {
             return g.wrap(g.model->rules().deserialize(bytes_arg(b, "deserialize_state: data")));
           },
           py::arg("data"))
       .def(
           "_vector_env",
-          [](const PG& g, const py::handle& n, const py::handle& seed, const py::handle& threads, bool external,
-             const py::handle& seat, std::optional<std::string> opponents) {
+          [](const PG& g, const IndexArg& n, const IndexArg& seed, const IndexArg& threads, bool external,
+             const IndexOrNoneArg& seat, std::optional<std::string> opponents) {
             engine::VectorOptions o;
             o.num_envs = int_arg(n, "num_envs", 1, engine::kMaxVectorEnvs);
             o.seed = seed_arg(seed);

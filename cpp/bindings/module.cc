@@ -31,10 +31,10 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("stopped", &StopToken::stopped)
       .def(
           "progress",
-          [](StopToken& token) -> py::object {
+          [](StopToken& token) -> std::optional<nutcore::bindings::JsonDict> {
             std::lock_guard<std::mutex> lock(token.progress.mutex);
-            if (token.progress.actions.empty()) return py::none();
-            py::dict out;
+            if (token.progress.actions.empty()) return std::nullopt;
+            nutcore::bindings::JsonDict out;
             out["iterations"] = token.progress.iterations;
             out["actions"] = nutcore::bindings::action_stats_to_py(token.progress.actions);
             return out;
@@ -42,6 +42,8 @@ PYBIND11_MODULE(_core, m) {
           "The root statistics of the MCTS or ISMCTS search using this token, as it runs (every 0.2 s; its "
           "first thread's share with several threads), or None before its first report.");
   py::register_exception<nutcore::Stopped>(m, "SearchStopped");
+  // Hooks some tests read (a game's python.cc adds its own): private, out of the module's face.
+  m.def_submodule("_testing", "Hooks for nutcore's own tests; not an API.");
   nutcore::bindings::bind_engine(m);  // first: the games' classes derive from its _AnyState
 #define NUTCORE_GAME(name) nutcore::bindings::bind_##name(m);
 #include "games.inc"

@@ -41,7 +41,7 @@ void bind_policies(py::module_& m) {
     // against playouts of its own kind).
     m.def(
         "greedy_playouts",
-        [](const S& state, const py::handle& n, const py::handle& seed) {
+        [](const S& state, const IndexArg& n, const IndexArg& seed) {
           const int64_t count = int_arg(n, "greedy_playouts: n", 0, int64_t{1} << 40);
           return playouts(state.model()->rules_ptr(), state.state(), count, seed_arg(seed),
                           [](const G& g, auto& s, Rng& rng) { return play_out(g, s, rng, true); });

@@ -32,7 +32,7 @@ def get_library() -> str:
 
 
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
-from .games import PLANNED_GAMES, list_games, load_game  # noqa: E402
+from .games import list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
 from .search import Network, SearchResult, SearchTree, best_move, load_network, shipped_network, solve  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
@@ -42,7 +42,6 @@ __all__ = [
     "BatchedSearch",
     "CHANCE",
     "TERMINAL",
-    "PLANNED_GAMES",
     "Bot",
     "GreedyBot",
     "MatchResult",

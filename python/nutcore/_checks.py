@@ -11,11 +11,14 @@ import numbers
 import operator
 import os
 import stat
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from . import _core
+
+if TYPE_CHECKING:
+    from ._types import Game, State
 
 MAX_SEED = 2**64 - 1
 
@@ -57,37 +60,53 @@ def _is_native(obj: Any, suffix: str) -> bool:
     return cls.__module__ == _core.__name__ and cls.__name__.endswith(suffix)
 
 
-def native_state(state: Any) -> Any:
+def native_state(state: object) -> Any:
     """The native state itself, or the one an adapter wraps: any object whose `nutcore_state`
     attribute is a native state (nutcore.openspiel's states). Anything else is returned unchanged,
-    for state_game_name to refuse."""
+    for state_game_name (or the native call it goes to) to refuse."""
     inner = getattr(state, "nutcore_state", None)
     return inner if _is_native(inner, "State") else state
 
 
-def state_game_name(state: Any, who: str) -> str:
+def state_game_name(state: object, who: str) -> str:
     """The game name of a nutcore state; ValueError for anything else (a game, None, ...)."""
+    return checked_state(state, who).game_name
+
+
+def checked_state(state: object, who: str) -> State:
+    """`state` if it is a native state; ValueError for anything else (a game, None, ...)."""
     if not _is_native(state, "State"):
         hint = " (a game: call game.new_initial_state())" if _is_native(state, "Game") else ""
         raise ValueError(f"{who}: not a nutcore state: {state!r}{hint}")
-    return type(state).game_name
+    return cast("State", state)
 
 
-def check_game(game: Any, who: str) -> str:
-    """The name of a nutcore game object; ValueError for anything else."""
+def as_native(state: State) -> _core._AnyState:
+    """A state for the generic native functions: every native state class derives from _AnyState,
+    which the protocol State cannot say."""
+    return cast(_core._AnyState, state)
+
+
+def checked_game(game: object, who: str) -> Game:
+    """`game` if it is a native game; ValueError for anything else."""
     if not _is_native(game, "Game"):
         raise ValueError(f"{who}: not a nutcore game (use nutcore.load_game): {game!r}")
-    return type(game).name
+    return cast("Game", game)
 
 
-def network(value: Any, who: str) -> Any:
+def check_game(game: object, who: str) -> str:
+    """The name of a nutcore game object; ValueError for anything else."""
+    return checked_game(game, who).name
+
+
+def network(value: object, who: str) -> _core.Network | None:
     """`value` if it is None or a nutcore.Network; else a ValueError naming `who`."""
     if value is not None and not isinstance(value, _core.Network):
         raise ValueError(f"{who}: network must be a nutcore.Network (nutcore.load_network), got {value!r}")
     return value
 
 
-def read_small_file(path: Any, what: str, limit: int) -> bytes:
+def read_small_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], what: str, limit: int) -> bytes:
     """The bytes of a file that the caller names: a regular file (not a device, a pipe or a
     directory, which could block or never end) of at most `limit` bytes; every problem a
     ValueError."""

@@ -35,7 +35,7 @@ def check_workers(workers: Any, name: str = "workers") -> int:
 
 def run(
     function: Callable[..., Any],
-    tasks: Sequence[tuple],
+    tasks: Sequence[tuple[Any, ...]],
     on_result: Callable[[Any], None],
     backend: str = "local",
     workers: int = 1,
@@ -63,7 +63,13 @@ def run(
             raise
 
 
-def _run_ray(function, tasks, on_result, workers, address) -> None:
+def _run_ray(
+    function: Callable[..., Any],
+    tasks: Sequence[tuple[Any, ...]],
+    on_result: Callable[[Any], None],
+    workers: int,
+    address: str | None,
+) -> None:
     try:
         import ray
     except ImportError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from .games import list_games, load_game
 from .search import best_move
@@ -36,7 +37,7 @@ class BenchRow:
     playout_seconds: float
 
 
-def positions(game, count: int = POSITIONS, seed: int = SEED) -> list:
+def positions(game: Any, count: int = POSITIONS, seed: int = SEED) -> list[Any]:
     """`count` decision points (more than one legal move) of one seeded random game, spread from a
     tenth to seven tenths of its length. Any state with the OpenSpiel-style methods will do
     (bench/compare_openspiel.py passes nutcore.openspiel's)."""
@@ -53,7 +54,7 @@ def positions(game, count: int = POSITIONS, seed: int = SEED) -> list:
     return [points[int((0.1 + 0.6 * i / max(1, count - 1)) * (len(points) - 1))] for i in range(count)]
 
 
-def workload(names: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> dict:
+def workload(names: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> dict[str, Any]:
     """The workload as data, for every door that runs it (`run` below, the WebAssembly check in
     tests/wasm_node.mjs): per game its parameters, its searches (a position as JSON and best_move's
     request) and its playouts (from the start, seeded)."""
@@ -69,13 +70,15 @@ def workload(names: list[str] | None = None, iterations: int = ITERATIONS, playo
     return {"iterations": iterations, "games": games}
 
 
-def bench_game(entry: dict, iterations: int) -> BenchRow:
+def bench_game(entry: dict[str, Any], iterations: int) -> BenchRow:
     game = load_game(entry["name"], **entry["params"])
     nodes, search_seconds = 0, 0.0
     for search in entry["searches"]:
         state = game.state_from_json(search["position"])
         request = dict(search["request"])
         result = best_move(state, request.pop("algorithm"), **request)
+        if result.nodes is None:  # MCTS and ISMCTS always count them
+            raise RuntimeError(f"bench: {result.algorithm} counted no nodes")
         nodes += result.nodes
         search_seconds += result.elapsed
     start = time.perf_counter()

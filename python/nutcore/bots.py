@@ -7,9 +7,12 @@ nutcore's own bots are made in C++ from one spec grammar (cpp/engine/bots.h): `r
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import _checks, _core
+from ._core import StopToken
+from ._types import StateLike
 
 
 class Bot:
@@ -23,11 +26,9 @@ class Bot:
     name = "bot"
 
     def reset(self, seed: int) -> None:
-        import random
-
         self._rng = random.Random(seed)
 
-    def step(self, state) -> int:
+    def step(self, state: StateLike) -> int:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -37,11 +38,13 @@ class Bot:
 class NativeBot(Bot):
     """One of nutcore's own bots: the C++ bot a spec makes (nutcore.make_bot)."""
 
+    _spec: str
+
     def __init__(self, native: _core.Bot):
         self._native = native
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         return self._native.name
 
     @name.setter
@@ -59,7 +62,7 @@ class NativeBot(Bot):
     def reset(self, seed: int) -> None:
         self._native.reset(_checks.seed(seed, f"bot {self.name}: seed"))
 
-    def step(self, state, stop=None) -> int:
+    def step(self, state: StateLike, stop: StopToken | None = None) -> int:
         return self._native.step(_checks.native_state(state), stop)
 
     def __getstate__(self) -> dict[str, Any]:  # pickles as its spec (a fresh bot: reset it)
@@ -170,11 +173,10 @@ def make_bot(spec: str) -> Bot:
     return bot
 
 
-def check_bot_for(bot: Bot, state) -> None:
+def check_bot_for(bot: object, state: StateLike) -> None:
     """ValueError unless `bot` can play `state`'s game (a search the game offers)."""
     if not isinstance(bot, Bot):
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
-    state = _checks.native_state(state)
-    _checks.state_game_name(state, "bot")
+    native = _checks.checked_state(_checks.native_state(state), "bot")
     if isinstance(bot, NativeBot):
-        bot._native.check_for(state)
+        bot._native.check_for(_checks.as_native(native))

@@ -21,12 +21,18 @@ import random
 import shlex
 import sys
 import time
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 import nutcore
 from nutcore import _checks
 from nutcore.bots import check_bot_for
 from nutcore.games import read_json_file
 from nutcore.tournaments import SCHEDULES
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from nutcore.engine import Limits
 
 # The AI when none is given, on every game: best_move's "auto" (the game's own search: MCTS,
 # ISMCTS on games of hidden information, an exact solver where one decides).
@@ -37,15 +43,15 @@ DEFAULT_MATCH = ("auto:iterations=1000", "greedy")
 class _Parser(argparse.ArgumentParser):
     """Usage mistakes: one line naming the problem, exit code 2."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _option_value(text: str):
+def _option_value(text: str) -> Any:
     """An --option value: JSON where it parses (numbers, true/false, lists), else the string."""
     try:
         return json.loads(text, parse_constant=_reject_constant)
@@ -57,16 +63,18 @@ class _ProgressBar:
     """play_match's progress callback as a tqdm bar on stderr (games, games per second, time left)."""
 
     def __init__(self, desc: str):
-        self.desc, self.bar = desc, None
+        self.desc = desc
+        self.bar: tqdm[Any] | None = None
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, unit="game", desc=self.desc, dynamic_ncols=True)
-        self.bar.update(done - self.bar.n)
+        bar = self.bar
+        bar.update(done - bar.n)
         if done == total:
-            self.bar.close()
+            bar.close()
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -129,14 +137,14 @@ class _Connection:
     shows its human comes from the engine's rules for a seat (docs/engine-protocol.md), not from
     rules of its own."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from nutcore.engine import Engine
 
-        self._replies: queue.SimpleQueue = queue.SimpleQueue()
+        self._replies: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self._engine = Engine(self._replies.put)  # replies come from the engine's threads too
         self._id = 0
 
-    def ask(self, cmd: str, **fields) -> dict:
+    def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """The reply to one request (its progress lines skipped); _Refused for an error."""
         self._id += 1
         self._engine.handle_message({"cmd": cmd, "id": self._id, **fields})
@@ -152,7 +160,7 @@ class _Connection:
         self._engine.close()
 
 
-def _read_move(moves: list[dict], prompt: str, hint) -> int | str | None:
+def _read_move(moves: list[dict[str, Any]], prompt: str, hint: Callable[[], None]) -> int | str | None:
     """The human's move: its number in the list (as its action id) or its text (for the engine to
     read); None to quit."""
     while True:
@@ -166,7 +174,8 @@ def _read_move(moves: list[dict], prompt: str, hint) -> int | str | None:
             hint()
             continue
         if text.isdigit() and int(text) < len(moves):
-            return moves[int(text)]["action"]
+            action: int = moves[int(text)]["action"]
+            return action
         return text
 
 
@@ -186,7 +195,8 @@ def _play(args: argparse.Namespace) -> int:
         status = engine.ask("new_game", game=args.game, players=args.players, seat=args.seat, seed=seed)["status"]
 
         def board() -> str:
-            return engine.ask("board", memory_aids=args.memory_aids)["text"]
+            text: str = engine.ask("board", memory_aids=args.memory_aids)["text"]
+            return text
 
         def hint() -> None:
             # "auto": the game's own search with this budget, or its exact solver where it applies.
@@ -289,7 +299,7 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _limits(args: argparse.Namespace, default: dict):
+def _limits(args: argparse.Namespace, default: dict[str, Any]) -> Limits:
     """The engine's Limits from --limits (a JSON object; absent: `default`) and the flags."""
     from nutcore.engine import Limits
 
@@ -526,8 +536,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return args.run(args)
+        return run(args)
     except (ValueError, OSError) as e:
         print(f"nutcore: {e}", file=sys.stderr)
         return 2

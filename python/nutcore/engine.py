@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from . import _core
+from ._types import State
 
 PROTOCOL_VERSION = _core.PROTOCOL_VERSION
 MAX_LINE_BYTES = _core.MAX_LINE_BYTES  # a line's bytes, its line ending not counted
@@ -80,7 +81,8 @@ class Engine:
     ):
         self._send = send
         deliver = send if text else self._deliver
-        self._native = _core.Engine(deliver, (limits or Limits()).to_json(), None if slots is None else slots._native)
+        native_slots = None if slots is None else slots._native
+        self._native = _core.Engine(deliver, (limits or Limits()).to_json(), native_slots)
 
     def _deliver(self, line: str) -> None:
         self._send(json.loads(line))
@@ -123,20 +125,21 @@ class Engine:
 
     # For tests of the hidden-information rules (what no client may see or do; not the protocol).
 
-    def _truth(self):
+    def _truth(self) -> State:
         """The engine's true position, as a native state."""
         from .games import load_game
 
         info = self._native._connection()
         return load_game(info["game"], **info["params"]).state_from_json(self._native._truth())
 
-    def _replace_truth(self, state) -> None:
+    def _replace_truth(self, state: State) -> None:
         """Another truth, such as one the connection's seat cannot tell from it."""
         self._native._replace_truth(state.to_json())
 
     @property
     def _seat(self) -> int | None:
-        return self._native._connection()["seat"]
+        seat: int | None = self._native._connection()["seat"]
+        return seat
 
 
 def run_stdio(limits: Limits | None = None) -> int:

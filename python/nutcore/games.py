@@ -10,15 +10,19 @@ from __future__ import annotations
 import functools
 import json
 import os
-from typing import Any
+from typing import Any, Callable, Union
 
 from . import _checks, _core
+from ._types import Game, State
+
+# A path as os.fsencode takes it.
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 # The largest JSON file read_json_file reads (a card set is a few kB): the engine's one cap.
 MAX_JSON_FILE_BYTES: int = _core.MAX_JSON_FILE_BYTES
 
 
-def read_json_file(path: Any, what: str) -> Any:
+def read_json_file(path: PathLike, what: str) -> Any:
     """The JSON in a file that the caller names (a str, bytes or os.PathLike path), read by the
     engine's one reader (C++, which the engine protocol uses too): a regular file of at most
     MAX_JSON_FILE_BYTES of UTF-8 JSON. Anything else (a device, a pipe, a directory, a larger file,
@@ -32,16 +36,11 @@ def read_json_file(path: Any, what: str) -> Any:
 
 
 # The declared games (cpp/games/<g>/declaration.h, in CMake's NUTCORE_GAMES order), and each one's
-# native game class: <CamelCaseName>Game.
-_INFOS = {info["name"]: info for info in _core.game_infos()}
-_GAMES = {name: getattr(_core, "".join(w.capitalize() for w in name.split("_")) + "Game") for name in _INFOS}
-# Games of the family that are not built yet, so that load_game can say so plainly.
-PLANNED_GAMES: tuple[str, ...] = ()
-
-
-def game_title(name: str) -> str:
-    """A game's name for people ("Auf die Nüsse!")."""
-    return _INFOS[name]["title"]
+# native game class: <CamelCaseName>Game, made from its parameters.
+_INFOS: dict[str, dict[str, Any]] = {info["name"]: info for info in _core.game_infos()}
+_GAMES: dict[str, Callable[[dict[str, Any]], Game]] = {
+    name: getattr(_core, "".join(w.capitalize() for w in name.split("_")) + "Game") for name in _INFOS
+}
 
 
 def search_defaults(name: str, algorithm: str) -> dict[str, Any]:
@@ -77,13 +76,11 @@ def list_games() -> list[str]:
     return sorted(_GAMES)
 
 
-def load_game(name: str, players: int = 2, **params: Any):
+def load_game(name: str, players: int = 2, **params: Any) -> Game:
     """Create a game: `players` seats (2-4) and any game parameter by name (see game.params)."""
     if not isinstance(name, str):
         raise ValueError(f"load_game: the game name must be a string, got {name!r}")
     if name not in _GAMES:
-        if name in PLANNED_GAMES:
-            raise ValueError(f"game {name!r} is not implemented yet; available: {list_games()}")
         raise ValueError(f"unknown game {name!r}; available: {list_games()}")
     info = _INFOS[name]
     players = _checks.integer(players, f"{name}: players", info["min_players"], info["max_players"])
@@ -91,7 +88,7 @@ def load_game(name: str, players: int = 2, **params: Any):
 
 
 @functools.lru_cache(maxsize=64)
-def _cached_game(name: str, params_json: str):
+def _cached_game(name: str, params_json: str) -> Game:
     # Games are immutable values, so unpickling many states of one game builds the game once.
     params = json.loads(params_json)
     if not isinstance(params, dict) or "players" not in params:
@@ -99,12 +96,12 @@ def _cached_game(name: str, params_json: str):
     return load_game(name, **params)
 
 
-def _game_from_pickle(name: str, params: dict[str, Any]):
+def _game_from_pickle(name: str, params: dict[str, Any]) -> Game:
     """Unpickles a game from its name and parameters (what Game.__reduce__ gives)."""
     return _cached_game(name, json.dumps(params, sort_keys=True))
 
 
-def _state_from_pickle(game, data: bytes, history: list[int]):
+def _state_from_pickle(game: Game, data: bytes, history: list[int]) -> State:
     """Unpickles a state: the validated compact encoding, then its history."""
     state = game.deserialize_state(data)
     state._set_history(list(history))

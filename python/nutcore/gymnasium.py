@@ -18,11 +18,15 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from .vector import VectorEnv
+
+# A batch of observations: the seat's observation and its legal moves as a mask.
+Observation = dict[str, npt.NDArray[Any]]
 
 __all__ = ["SeatVectorEnv"]
 
@@ -65,14 +69,18 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
     def _observation(self, observation: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         return {"observation": observation.copy(), "action_mask": mask.astype(np.int8)}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is None and self._out is not None:  # new games, not the same ones again
             seed = int(self.np_random.integers(1 << 62))
         self._out = self.env.reset(seed=seed)
         return self._observation(self._out["observation"], self._out["legal_mask"]), {}
 
-    def step(self, actions: Any):
+    def step(
+        self, actions: Any
+    ) -> tuple[Observation, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
         if self._out is None:
             raise ValueError("step: call reset first")
         out = self.env.step(np.asarray(actions), out=self._out)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from . import _checks
+from ._types import Game, State
 from .bots import Bot, check_bot_for, make_bot
 
 
@@ -52,7 +53,7 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
-def play_game(game, seat_bots: Sequence[Bot], rng: random.Random):
+def play_game(game: Game, seat_bots: Sequence[Bot], rng: random.Random) -> tuple[State, int]:
     state = game.new_initial_state()
     steps = 0
     while not state.is_terminal():
@@ -66,7 +67,7 @@ def play_game(game, seat_bots: Sequence[Bot], rng: random.Random):
 
 
 def play_match(
-    game,
+    game: Game,
     bots: Sequence[Bot | str],
     games: int = 100,
     seed: int = 0,
@@ -79,17 +80,17 @@ def play_match(
     players = game.num_players()
     if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
         raise ValueError(f"play_match: bots must be a list of bots or specs, got {bots!r}")
-    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
-    if not bots or len(bots) > players:
+    entrants = [make_bot(b) if isinstance(b, str) else b for b in bots]
+    if not entrants or len(entrants) > players:
         raise ValueError(f"play_match: give 1..{players} bots for {players} players")
     games = _checks.integer(games, "play_match: games", 1, 10**9)
     seed = _checks.seed(seed, "play_match: seed")
     rotate_seats = _checks.flag(rotate_seats, "play_match: rotate_seats")
     probe = game.new_initial_state()
-    for b in bots:
+    for b in entrants:
         check_bot_for(b, probe)
-    lineup = [bots[i % len(bots)] for i in range(players)]
-    names = [b.name for b in bots]
+    lineup = [entrants[i % len(entrants)] for i in range(players)]
+    names = [b.name for b in entrants]
     results = [BotResult(name) for name in names]
     if len(set(names)) < len(names):  # the same kind of bot twice: tell them apart
         for i, r in enumerate(results):
@@ -99,16 +100,14 @@ def play_match(
     for g in range(games):
         shift = g % players if rotate_seats else 0
         seat_of = [(i + shift) % players for i in range(players)]  # entrant i -> seat
-        seat_bots: list[Bot] = [None] * players  # type: ignore[list-item]
-        for i, seat in enumerate(seat_of):
-            seat_bots[seat] = lineup[i]
+        seat_bots = [lineup[seat_of.index(seat)] for seat in range(players)]
         for i, b in enumerate(lineup):
             b.reset(seed * 1_000_003 + g * 31 + i)
         state, steps = play_game(game, seat_bots, rng)
         total_steps += steps
         returns, scores = state.returns(), state.scores()
         for i, seat in enumerate(seat_of):
-            r = results[i % len(bots)]
+            r = results[i % len(entrants)]
             r.returns.append(returns[seat])
             r.scores.append(scores[seat])
         if progress:

@@ -71,6 +71,7 @@ import numpy as np
 import pyspiel
 
 from . import _checks
+from ._types import Game, State
 from .games import list_games, load_game
 
 PREFIX = "nutcore_"
@@ -174,20 +175,20 @@ class NutcoreGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPES[name], info, given)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Any], tuple[str]]:
         # pyspiel's own pickling rebuilds only the C++ part; the game string brings back the whole game.
         return pyspiel.load_game, (str(self),)
 
     def new_initial_state(self) -> NutcoreState:
         return NutcoreState(self, self.nutcore_game.new_initial_state())
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> _Observer:
         if params:
             raise ValueError(f"{self.get_type().short_name}: observers take no parameters, got {params}")
         return _Observer(self.nutcore_game, iig_obs_type)
 
 
-def _reject_bool(action) -> None:
+def _reject_bool(action: object) -> None:
     if isinstance(action, (bool, np.bool_)):
         raise ValueError(f"illegal action {action!r}: a bool is not an action id")
 
@@ -199,7 +200,7 @@ class NutcoreState(pyspiel.State):
     and serialization (a pickle of them) go through the native state's own copy and encoding.
     """
 
-    def __init__(self, game: NutcoreGame, native_state):
+    def __init__(self, game: NutcoreGame, native_state: State):
         super().__init__(game)
         self.nutcore_state = native_state
 
@@ -218,11 +219,11 @@ class NutcoreState(pyspiel.State):
     # pyspiel converts an action to a C++ integer before _apply_action sees it (True becomes 1),
     # so a bool is refused here, where a Python caller hands it in. OpenSpiel's C++ algorithms
     # pass integers and do not come this way.
-    def apply_action(self, action) -> None:
+    def apply_action(self, action: int) -> None:
         _reject_bool(action)
         super().apply_action(action)
 
-    def apply_action_with_legality_check(self, action) -> None:
+    def apply_action_with_legality_check(self, action: int) -> None:
         _reject_bool(action)
         super().apply_action_with_legality_check(action)
 
@@ -241,10 +242,12 @@ class NutcoreState(pyspiel.State):
         its history is empty. Perfect information: a clone."""
         player = _checks.integer(player, "resample_from_infostate: player", 0, self.num_players() - 1)
         if not self.nutcore_state.hidden_information:
-            return self.clone()
+            copy: NutcoreState = self.clone()
+            return copy
         high, low = (int(float(probability_sampler()) * 2**32) & 0xFFFFFFFF for _ in range(2))
         sample = self.nutcore_state.resample_from_infostate(player, (high << 32) | low)
-        return NutcoreState(self.get_game(), sample)
+        game: NutcoreGame = self.get_game()
+        return NutcoreState(game, sample)
 
     def __str__(self) -> str:
         return str(self.nutcore_state)
@@ -253,8 +256,8 @@ class NutcoreState(pyspiel.State):
 class _Observer:
     """The PyObserver interface (open_spiel/python/observation.py) over the native seat-p calls."""
 
-    def __init__(self, native_game, iig_obs_type):
-        name = PREFIX + type(native_game).name
+    def __init__(self, native_game: Game, iig_obs_type: Any):
+        name = PREFIX + native_game.name
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -285,7 +288,7 @@ class _Observer:
         return native.information_state_string(player) if self._recall else native.observation_string(player)
 
 
-def _register(name: str) -> type:
+def _register(name: str) -> type[NutcoreGame]:
     # One class per game, registered as the creator: pyspiel keeps its creators until after the
     # interpreter has finalized, and a class (unlike a partial or closure) is never freed by then.
     cls = type(f"NutcoreGame_{name}", (NutcoreGame,), {"_name": name, "__doc__": f"nutcore's {name} in pyspiel."})

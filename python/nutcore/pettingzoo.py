@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 try:
     import gymnasium
@@ -51,6 +52,7 @@ except ImportError as e:  # pragma: no cover - depends on the installation
     ) from e
 
 from . import _checks
+from ._types import State
 from .games import load_game
 
 __all__ = ["env", "raw_env"]
@@ -100,7 +102,7 @@ def _action_id(action: Any, agent: str, num_actions: int) -> int:
 class raw_env(AECEnv):
     """The environment without wrappers; prefer `env()`. `raw_env` raises ValueError on illegal actions."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "nutcore", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "nutcore", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -114,7 +116,7 @@ class raw_env(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.game = load_game(game, players, **game_params)
-        self.metadata = {**type(self).metadata, "name": f"nutcore_{type(self.game).name}"}
+        self.metadata = {**type(self).metadata, "name": f"nutcore_{self.game.name}"}
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players())]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         if render_agent is not None and render_agent not in self._seats:
@@ -140,13 +142,13 @@ class raw_env(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
         self._rng: np.random.Generator | None = None
-        self._state = None
+        self._state: State | None = None
         self._legal: list[int] = []
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[self._known(agent)]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[self._known(agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -188,7 +190,7 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seats[self._known(agent)]
         if self._state is None:
             raise ValueError("call reset() before observe()")
@@ -218,7 +220,7 @@ class raw_env(AECEnv):
         pass  # nothing to release: text rendering holds no window
 
     @property
-    def nutcore_state(self):
+    def nutcore_state(self) -> State | None:
         """A copy of the whole native state, hidden parts included (for analysis and tests; an agent
         should only see observe(agent))."""
         return None if self._state is None else self._state.clone()
@@ -235,11 +237,12 @@ class raw_env(AECEnv):
     def _advance(self) -> None:
         """Resolves chance up to the next decision or the end; sets the agent to act, infos and, at the
         end, rewards and terminations."""
-        state = self._state
+        state, rng = self._state, self._rng
+        assert state is not None and rng is not None  # reset() made both
         while state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
             cumulative = np.cumsum(probs)
-            index = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right"))
+            index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
             state.apply_action(actions[min(index, len(actions) - 1)])
         if state.is_terminal():
             self._legal = []

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import _checks, _core
 from ._core import Network, StopToken
+from ._types import StateLike
+
+__all__ = [
+    "ALL_ALGORITHMS",
+    "NETWORK_FILE_LIMIT",
+    "TREE_ALGORITHMS",
+    "ActionStat",
+    "Network",
+    "SearchResult",
+    "SearchTree",
+    "StopToken",
+    "best_move",
+    "default_options",
+    "load_network",
+    "shipped_network",
+    "solve",
+]
 
 # Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
 # _core.auto_algorithm(state) says which one "auto" takes there. Their options and defaults live in
@@ -60,13 +78,14 @@ class SearchResult:
         }
 
 
-def search_config(algorithm: str, iterations=None, time_limit=None, threads=1, **options: Any) -> None:
-    """Checks the settings of `algorithm` ("auto" takes MCTS's) without a state: bots check their
-    settings with it when they are made. ValueError names what best_move would refuse."""
-    _core.check_search_settings(_settings(algorithm, iterations, time_limit, threads, None, options))
-
-
-def _settings(algorithm, iterations, time_limit, threads, seed, options: dict[str, Any]) -> dict[str, Any]:
+def _settings(
+    algorithm: str,
+    iterations: int | None,
+    time_limit: float | None,
+    threads: int,
+    seed: int | None,
+    options: dict[str, Any],
+) -> dict[str, Any]:
     """best_move's arguments as the settings the engine reads (None: not given)."""
     return {
         "algorithm": algorithm,
@@ -120,7 +139,7 @@ class SearchTree:
 
 
 def best_move(
-    state,
+    state: StateLike,
     algorithm: str = "auto",
     iterations: int | None = None,
     time_limit: float | None = None,
@@ -166,18 +185,18 @@ def best_move(
     exactly the search to that depth alone) and answers with the deepest depth completed:
     extra["depth"], with extra["max_depth"] (the depth aimed at) and extra["complete"].
     """
-    state = _checks.native_state(state)
-    _checks.state_game_name(state, "best_move")
+    native = _checks.checked_state(_checks.native_state(state), "best_move")
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"best_move: stop must be a nutcore.StopToken, got {stop!r}")
     if tree is not None and not isinstance(tree, SearchTree):
         raise ValueError(f"best_move: tree must be a nutcore.SearchTree, got {tree!r}")
     _checks.network(network, "best_move")
     settings = _settings(algorithm, iterations, time_limit, threads, seed, options)
-    return _result(_core.best_move(state, settings, stop, None if tree is None else tree._native, network))
+    tree_native = None if tree is None else tree._native
+    return _result(_core.best_move(_checks.as_native(native), settings, stop, tree_native, network))
 
 
-def load_network(source) -> Network:
+def load_network(source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes]) -> Network:
     """A trained network for the learned evaluator (docs/learning.md): from a file's path (a
     regular file of at most NETWORK_FILE_LIMIT bytes, 64 MiB) or its bytes. Its header says its
     game and player count, a game of this engine at a player count it plays;
@@ -194,7 +213,7 @@ def shipped_network(game: str, players: int) -> Network | None:
     return _core.shipped_network(game, players)
 
 
-def solve(state, stop: StopToken | None = None) -> SearchResult:
+def solve(state: StateLike, stop: StopToken | None = None) -> SearchResult:
     """Solve a position exactly to the end of the game, where the game's solver does that
     (type(state).whole_game_solver; Purzelbaum: any winter position, docs/rules/purzelbaum.md).
     `state` may be an adapter state, as for best_move.
@@ -203,12 +222,12 @@ def solve(state, stop: StopToken | None = None) -> SearchResult:
     the nut tie-break); with two players extra["outcome"] is the mover's win / draw / loss and
     extra["margin_points"] the final points margin. Action values are the mover's future gains.
     """
-    state = _checks.native_state(state)
-    game = _checks.state_game_name(state, "solve")
+    native = _checks.checked_state(_checks.native_state(state), "solve")
+    game = native.game_name
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"solve: stop must be a nutcore.StopToken, got {stop!r}")
-    if not type(state).whole_game_solver:
+    if not type(native).whole_game_solver:
         raise ValueError(f"solve: {game} has no exact whole-game solver (try best_move(state, algorithm='solver'))")
-    if state.is_terminal():
+    if native.is_terminal():
         raise ValueError("solve: the game is over")
-    return _result(_core.solve(state, stop))
+    return _result(_core.solve(_checks.as_native(native), stop))

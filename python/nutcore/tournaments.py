@@ -27,17 +27,24 @@ import math
 import os
 import random
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _checks, _parallel
+from ._types import Game
 from .bots import check_bot_for, make_bot
 from .match import _interval, play_game
 
 BACKENDS = _parallel.BACKENDS
 _LOG = "games.jsonl"  # the resume log in the output directory: a header line, then a line per game
 _BOOTSTRAP = 200
+
+
+# A game's record: its index, the line-up (bot per seat), returns, scores and length.
+Record = dict[str, Any]
 
 
 @dataclass
@@ -101,7 +108,7 @@ class TournamentResult:
             "records": self.records,
         }
 
-    def write(self, directory: str | os.PathLike) -> list[str]:
+    def write(self, directory: str | os.PathLike[str]) -> list[str]:
         """results.json (everything), ratings.csv and games.csv (a row per game and seat)."""
         os.makedirs(directory, exist_ok=True)
         paths = [os.path.join(directory, name) for name in ("results.json", "ratings.csv", "games.csv")]
@@ -134,7 +141,7 @@ class TournamentResult:
                     )
         return paths
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """A PNG: ratings with their intervals; beside it, rating against budget when the bots
         differ only in iterations or time_limit (needs matplotlib: nutcore[plot])."""
         plt = pyplot()
@@ -173,7 +180,7 @@ class TournamentResult:
         return os.fspath(path)
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """matplotlib.pyplot drawing to files, or a ValueError saying how to install it."""
     try:
         import matplotlib
@@ -233,9 +240,11 @@ def _game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"nutcore-tournament:{seed}:{index}")  # str seeds hash the same everywhere
 
 
-def play_games(game, specs: Sequence[str], table: Sequence[tuple[int, ...]], seed: int, indices: Sequence[int]):
+def play_games(
+    game: Game, specs: Sequence[str], table: Sequence[tuple[int, ...]], seed: int, indices: Sequence[int]
+) -> list[Record]:
     """Plays tournament games `indices` (a worker's batch); one record per game."""
-    records = []
+    records: list[Record] = []
     for index in indices:
         lineup = table[index % len(table)]
         rng = _game_rng(seed, index)
@@ -255,7 +264,7 @@ def play_games(game, specs: Sequence[str], table: Sequence[tuple[int, ...]], see
     return records
 
 
-def _pair_results(records, num_bots: int) -> tuple[np.ndarray, np.ndarray]:
+def _pair_results(records: Sequence[Record], num_bots: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Per game, wins[g, i, j] (i over j, draws half) and meetings[g, i, j]."""
     wins = np.zeros((len(records), num_bots, num_bots))
     meetings = np.zeros_like(wins)
@@ -274,7 +283,9 @@ def _pair_results(records, num_bots: int) -> tuple[np.ndarray, np.ndarray]:
     return wins, meetings
 
 
-def bradley_terry(wins: np.ndarray, meetings: np.ndarray, met: np.ndarray | None = None) -> np.ndarray:
+def bradley_terry(
+    wins: npt.NDArray[np.float64], meetings: npt.NDArray[np.float64], met: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.float64]:
     """Elo-scale ratings (first bot 0) from pairwise wins/meetings, with a virtual draw between
     every two bots that met (`met`, default meetings > 0): pairs that never played (a gauntlet's
     or a ladder's) add nothing, so a ladder's ratings follow from its neighbours' results."""
@@ -292,11 +303,12 @@ def bradley_terry(wins: np.ndarray, meetings: np.ndarray, met: np.ndarray | None
             p = new
             break
         p = new
-    ratings = 400 * np.log10(p)
-    return ratings - ratings[0]
+    ratings: npt.NDArray[np.float64] = 400 * np.log10(p)
+    relative: npt.NDArray[np.float64] = ratings - ratings[0]
+    return relative
 
 
-def rate(records, bots: Sequence[str], seed: int) -> tuple[list[BotRating], list[list[float | None]]]:
+def rate(records: Sequence[Record], bots: Sequence[str], seed: int) -> tuple[list[BotRating], list[list[float | None]]]:
     n = len(bots)
     wins, meetings = _pair_results(records, n)
     met = meetings.sum(axis=0) > 0  # the prior's pairs stay the same in every bootstrap sample
@@ -332,11 +344,12 @@ def rate(records, bots: Sequence[str], seed: int) -> tuple[list[BotRating], list
     return ratings, matrix
 
 
-def _header(game, specs, seed, games, schedule) -> dict[str, Any]:
+def _header(game: Game, specs: Sequence[str], seed: int, games: int, schedule: str) -> dict[str, Any]:
     header = {"game": game.name, "params": game.params, "bots": list(specs), "seed": seed, "games": games}
     if schedule != "round-robin":  # logs written before schedules existed stay resumable
         header["schedule"] = schedule
-    return json.loads(json.dumps(header))  # as the log will read back
+    read_back: dict[str, Any] = json.loads(json.dumps(header))  # as the log will read back
+    return read_back
 
 
 def _read_log(path: str, header: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -368,7 +381,7 @@ def _batches(indices: list[int], size: int) -> list[list[int]]:
 
 
 def tournament(
-    game,
+    game: str | Game,
     players: int | None = None,
     bots: Sequence[str] = (),
     games: int = 100,
@@ -376,7 +389,7 @@ def tournament(
     backend: str = "local",
     workers: int | None = None,
     address: str | None = None,
-    output: str | os.PathLike | None = None,
+    output: str | os.PathLike[str] | None = None,
     batch_size: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
     schedule: str = "round-robin",
@@ -445,7 +458,7 @@ def tournament(
 
         bar = tqdm(total=games, initial=len(done), unit="game", desc=f"{game.name} tournament", dynamic_ncols=True)
 
-    def on_batch(records) -> None:
+    def on_batch(records: list[Record]) -> None:
         for rec in records:
             done[rec["game"]] = rec
             if log:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _checks, _core
+from ._types import Game, State
 from .games import load_game
+
+# The arrays reset and step return, by name (docs/vector.md).
+Arrays = dict[str, npt.NDArray[Any]]
+# What BatchedSearch.run's evaluator returns for a round: values, or (values, priors).
+Evaluation = Union[npt.ArrayLike, tuple[npt.ArrayLike, npt.ArrayLike]]
 
 CHANCE_MODES = ("internal", "external")
 
@@ -44,7 +51,7 @@ class VectorEnv:
 
     def __init__(
         self,
-        game: Any,
+        game: str | Game,
         num_envs: int,
         players: int = 2,
         seed: int = 0,
@@ -64,9 +71,11 @@ class VectorEnv:
             raise ValueError(f"VectorEnv: chance must be one of {CHANCE_MODES}, got {chance!r}")
         if opponents is not None and not isinstance(opponents, str):
             raise ValueError(f"VectorEnv: opponents must be a bot spec (a string), got {opponents!r}")
-        self.game = game
+        self.game: Game = game
         # num_envs, threads, seat, opponents and the seed are checked where they are read, in C++.
-        self._make = lambda s: game._vector_env(num_envs, s, threads, chance == "external", seat, opponents)
+        self._make: Callable[[int], _core._VectorEnv] = lambda s: game._vector_env(
+            num_envs, s, threads, chance == "external", seat, opponents
+        )
         self._env = self._make(seed)
         self.seat = self._env.seat
         self.opponents = (opponents or "random") if self.seat is not None else None
@@ -91,9 +100,9 @@ class VectorEnv:
             keys.append("chance_probabilities")
         return keys
 
-    def _new_array(self, key: str) -> np.ndarray:
+    def _new_array(self, key: str) -> npt.NDArray[Any]:
         n, a, p, o = self.num_envs, self.num_actions, self.num_players, self.observation_size
-        shape, dtype = {
+        layouts: dict[str, tuple[int | tuple[int, int], type[np.generic]]] = {
             "observation": ((n, o), np.float32),
             "legal_mask": ((n, a), np.bool_),
             "current_player": (n, np.int32),
@@ -102,10 +111,11 @@ class VectorEnv:
             "episode_length": (n, np.int32),
             "chance_probabilities": ((n, a), np.float64),
             "final_observation": ((n, o), np.float32),
-        }[key]
+        }
+        shape, dtype = layouts[key]
         return np.empty(shape, dtype)
 
-    def _buffers(self, out: dict | None, step: bool) -> dict[str, np.ndarray]:
+    def _buffers(self, out: Arrays | None, step: bool) -> Arrays:
         """`out`'s arrays (checked in C++: dtype, shape, order), and new ones for what it lacks."""
         keys = self._keys(step)
         if out is None:
@@ -120,7 +130,7 @@ class VectorEnv:
             return out
         return {**out, **{k: self._new_array(k) for k in missing}}
 
-    def reset(self, out: dict | None = None, seed: int | None = None) -> dict[str, np.ndarray]:
+    def reset(self, out: Arrays | None = None, seed: int | None = None) -> Arrays:
         """Every environment's first game; `out`: arrays to write into (from an earlier call);
         `seed`: seed the environments anew (else the constructor's seed, from the start again).
         Interrupted (Ctrl-C, where opponents search), it is undone, as a step is."""
@@ -131,7 +141,7 @@ class VectorEnv:
         self._started = True
         return buffers
 
-    def step(self, actions: Any, out: dict | None = None) -> dict[str, np.ndarray]:
+    def step(self, actions: npt.ArrayLike, out: Arrays | None = None) -> Arrays:
         """One action per environment (an int array of shape [num_envs]). A bad array, or an
         illegal action in any environment, is a ValueError and changes nothing. Ctrl-C during the
         opponents' searches raises KeyboardInterrupt once they have stopped, and the step is
@@ -140,16 +150,16 @@ class VectorEnv:
         given again."""
         if not self._started:
             raise ValueError("step: call reset first")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"step: actions must have shape ({self.num_envs},), got {actions.shape}")
-        if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"step: actions must be integers, got dtype {actions.dtype}")
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"step: actions must have shape ({self.num_envs},), got {array.shape}")
+        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"step: actions must be integers, got dtype {array.dtype}")
         buffers = self._buffers(out, step=True)
-        self._env.step(np.ascontiguousarray(actions, dtype=np.int64), buffers)
+        self._env.step(np.ascontiguousarray(array, dtype=np.int64), buffers)
         return buffers
 
-    def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+    def random_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per environment (at a chance node, external mode, an
         outcome drawn uniformly, not by its probability), from a generator per environment apart
         from the chance draws: a random policy, drawn in C++."""
@@ -160,11 +170,11 @@ class VectorEnv:
         self._env.random_actions(out)
         return out
 
-    def state(self, i: int):
+    def state(self, i: int) -> State:
         """A copy of environment i's state (with no history)."""
         return self.game.deserialize_state(self._env.serialized_state(i))
 
-    def set_state(self, i: int, state, out: dict | None = None) -> None:
+    def set_state(self, i: int, state: State | bytes | bytearray | memoryview, out: Arrays | None = None) -> None:
         """Environment i goes on from a copy of `state` (a state of this game, or its serialized
         bytes), its game length counted from 0: to search or play chosen positions. It must be a
         position the environment can show: not over; at a decision unless chance is external; in
@@ -225,14 +235,14 @@ class BatchedSearch:
         env: VectorEnv,
         algorithm: str = "auto",
         iterations: int | None = None,
-        network: Any = None,
+        network: _core.Network | None = None,
         **options: Any,
     ):
         if not isinstance(env, VectorEnv):
             raise ValueError(f"BatchedSearch: expected a nutcore.VectorEnv, got {env!r}")
         _checks.network(network, "BatchedSearch")
         self.env = env
-        self._settings = {"algorithm": algorithm, "iterations": iterations, **options}
+        self._settings: dict[str, Any] = {"algorithm": algorithm, "iterations": iterations, **options}
         self._network = network
         env._env.search_check(self._settings, network)
         n, a, o = env.num_envs, env.num_actions, env.observation_size
@@ -243,7 +253,7 @@ class BatchedSearch:
             "pending": np.zeros(n, np.bool_),
         }
 
-    def start(self, seed: int | None = None) -> dict[str, np.ndarray] | None:
+    def start(self, seed: int | None = None) -> Arrays | None:
         """Starts a search from every environment's position (none where it is at a chance node,
         external mode); the first round of leaves, or None if none needs an evaluation.
         Environment i's search is seeded with seed + i (mod 2**64); no seed: one from the system."""
@@ -252,23 +262,24 @@ class BatchedSearch:
         count = self.env._env.search_start(self._settings, seed, self._leaves, self._network)
         return self._leaves if count else None
 
-    def evaluate(self, values: Any, priors: Any = None) -> dict[str, np.ndarray] | None:
+    def evaluate(self, values: npt.ArrayLike, priors: npt.ArrayLike | None = None) -> Arrays | None:
         """The values [N, P] and priors ([N, A], or None) of the last round's leaves; rows without
         a leaf are not read. The next round of leaves (the same arrays, written again), or None
         when every search is done. A value that is not finite, a negative or non-finite prior,
         or a wrong shape is a ValueError, and nothing changes."""
-        values = self._floats(values, "values", (self.env.num_envs, self.env.num_players))
+        value_array = self._floats(values, "values", (self.env.num_envs, self.env.num_players))
+        prior_array = None
         if priors is not None:
-            priors = self._floats(priors, "priors", (self.env.num_envs, self.env.num_actions))
-        count = self.env._env.search_evaluate(values, priors, self._leaves)
+            prior_array = self._floats(priors, "priors", (self.env.num_envs, self.env.num_actions))
+        count = self.env._env.search_evaluate(value_array, prior_array, self._leaves)
         return self._leaves if count else None
 
-    def result(self) -> dict[str, np.ndarray]:
+    def result(self) -> Arrays:
         """The finished searches: action [N] int64 (the most visited move; -1 where no search
         ran), visits [N, A] int32 (the root's visits per move), value [N, P] float32 (the mean
         return per seat) and iterations [N] int32."""
         n, a, p = self.env.num_envs, self.env.num_actions, self.env.num_players
-        out = {
+        out: Arrays = {
             "action": np.empty(n, np.int64),
             "visits": np.empty((n, a), np.int32),
             "value": np.empty((n, p), np.float32),
@@ -277,25 +288,28 @@ class BatchedSearch:
         self.env._env.search_result(out)
         return out
 
-    def run(self, evaluator=None, seed: int | None = None) -> dict[str, np.ndarray]:
+    def run(self, evaluator: Callable[[Arrays], Evaluation] | None = None, seed: int | None = None) -> Arrays:
         """The whole loop: evaluator(leaves) returns values, or (values, priors), for a round
         (none with a built-in evaluator)."""
         leaves = self.start(seed)
         if leaves is not None and evaluator is None:
             raise ValueError("run: this search hands its leaves back; give an evaluator(leaves)")
         while leaves is not None:
+            assert evaluator is not None  # checked above: leaves come back only to an evaluator
             answer = evaluator(leaves)
             leaves = self.evaluate(*answer) if isinstance(answer, tuple) else self.evaluate(answer)
         return self.result()
 
     @staticmethod
-    def _floats(x: Any, what: str, shape: tuple[int, int]) -> np.ndarray:
-        x = np.asarray(x)
-        if x.dtype == np.bool_ or not (np.issubdtype(x.dtype, np.floating) or np.issubdtype(x.dtype, np.integer)):
-            raise ValueError(f"evaluate: {what} must be numbers, got dtype {x.dtype}")
-        if x.shape != shape:
-            raise ValueError(f"evaluate: {what} must have shape {shape}, got {x.shape}")
-        return np.ascontiguousarray(x, dtype=np.float32)
+    def _floats(x: npt.ArrayLike, what: str, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
+        array = np.asarray(x)
+        if array.dtype == np.bool_ or not (
+            np.issubdtype(array.dtype, np.floating) or np.issubdtype(array.dtype, np.integer)
+        ):
+            raise ValueError(f"evaluate: {what} must be numbers, got dtype {array.dtype}")
+        if array.shape != shape:
+            raise ValueError(f"evaluate: {what} must have shape {shape}, got {array.shape}")
+        return np.ascontiguousarray(array, dtype=np.float32)
 
     def __repr__(self) -> str:
         return f"<nutcore.BatchedSearch over {self.env!r}, {self._settings}>"

@@ -1,5 +1,6 @@
 // Purzelbaum in nutcore._core: its classes and policies (from its declaration), and its tumbling
-// model's table, which the tests compare with the reference's.
+// model's table, which the tests compare with the reference's (in the private
+// nutcore._core._testing).
 #include "bindings/search_binding.h"
 #include "games/purzelbaum/declaration.h"
 #include "games/purzelbaum/tumble_model.h"
@@ -8,7 +9,8 @@ namespace nutcore::bindings {
 
 void bind_purzelbaum(py::module_& m) {
   bind_declared_game<declare::purzelbaum>(m);
-  m.def(
+  py::module_ testing = m.attr("_testing");
+  testing.def(
       "purzelbaum_outcome_table",
       [](double sigma, const std::vector<std::pair<double, double>>& holes, const std::vector<double>& branch_lengths,
          double half_box, double hit_radius) {

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import struct
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _checks, _core
 from ..search import NETWORK_FILE_LIMIT
@@ -122,7 +123,7 @@ class Weights:
         flat = np.frombuffer(data[16 + length :], dtype=dtype).astype(np.float32)
         at = 0
 
-        def take(*shape):
+        def take(*shape: int) -> npt.NDArray[np.float32]:
             nonlocal at
             size = int(np.prod(shape))
             out = flat[at : at + size].reshape(shape)
@@ -142,7 +143,9 @@ class Weights:
         return cls(header["game"], p, scale, layers, value, policy, header.get("about", {}))
 
     @classmethod
-    def random(cls, game: str, players: int, observation_size: int, num_actions: int, hidden, seed: int = 0) -> Weights:
+    def random(
+        cls, game: str, players: int, observation_size: int, num_actions: int, hidden: Sequence[int], seed: int = 0
+    ) -> Weights:
         """A network of random weights (tests, and a first generation's untrained evaluator)."""
         rng = np.random.default_rng(seed)
         layers, width = [], observation_size

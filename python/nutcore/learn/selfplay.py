@@ -10,9 +10,10 @@ chunks ran here, on a process pool or on Ray.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _checks, _parallel
 from ..games import load_game
@@ -81,6 +82,8 @@ def play_chunk(config: PlayConfig, network: bytes | None, games: int, seed: int,
         options["exploration"] = config.exploration
     net = None
     if config.evaluator.startswith("learned"):
+        if network is None:
+            raise ValueError(f"self-play: evaluator={config.evaluator!r} needs a network")
         net = Network(network)
         options.update(root_noise=config.root_noise, root_noise_alpha=config.root_noise_alpha)
     search = BatchedSearch(env, iterations=config.iterations, network=net, **options)
@@ -89,7 +92,13 @@ def play_chunk(config: PlayConfig, network: bytes | None, games: int, seed: int,
     out = env.reset()
     open_rows: list[list[int]] = [[] for _ in range(n)]  # per environment: its game's rows so far
     moves = np.zeros(n, np.int64)
-    rows: dict[str, list] = {"observation": [], "legal_mask": [], "policy": [], "search_value": [], "player": []}
+    rows: dict[str, list[npt.NDArray[Any]]] = {
+        "observation": [],
+        "legal_mask": [],
+        "policy": [],
+        "search_value": [],
+        "player": [],
+    }
     finished: list[tuple[list[int], np.ndarray]] = []
     for move in range(config.max_moves):
         if len(finished) >= games:
@@ -106,8 +115,8 @@ def play_chunk(config: PlayConfig, network: bytes | None, games: int, seed: int,
         rows["policy"].append(policy.astype(np.float32))
         rows["search_value"].append(result["value"].copy())
         rows["player"].append(out["current_player"].astype(np.int8))
-        for i in range(n):
-            open_rows[i].append(move * n + i)  # row move * n + i: environment i at this move
+        for e in range(n):
+            open_rows[e].append(move * n + e)  # row move * n + e: environment e at this move
         moves += 1
         out = env.step(actions, out=out)
         for i in np.flatnonzero(out["terminated"]):
@@ -140,13 +149,15 @@ def generate(
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,
-    progress=None,
+    progress: Callable[[int], object] | None = None,
 ) -> Records:
     """`games` self-play games in `chunks` chunks (as even as can be), run by `backend` ("local":
     here, or a process pool of `workers`; "ray"); the records in chunk order, game_index counting
     the games of the whole generation. `progress(games)` is called as each chunk finishes.
     ValueError, before any work, for a bad game or count."""
     load_game(config.game, players=config.players, **config.params)  # a bad game fails here
+    if config.evaluator.startswith("learned") and network is None:
+        raise ValueError(f"generate: evaluator={config.evaluator!r} needs a network")
     games = _checks.integer(games, "generate: games", 1, MAX_GAMES)
     chunks = _checks.integer(chunks, "generate: chunks", 1, MAX_CHUNKS)
     if backend not in _parallel.BACKENDS:

@@ -29,24 +29,25 @@ import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
 from .. import _checks, _parallel
+from .._types import Game
 from ..games import _INFOS, list_games, load_game
 from ..search import Network
 from ..vector import BatchedSearch, VectorEnv
-from .netfile import Weights, check_sizes
+from .netfile import check_sizes
 from .selfplay import MAX_CHUNKS, MAX_GAMES, PlayConfig, Records, generate
 
 
-def _torch():
+def _torch() -> None:
+    """ValueError unless PyTorch, which fits the networks (nutcore.learn.model), is installed."""
     try:
-        import torch
+        import torch  # noqa: F401
     except ImportError:
         raise ValueError('training needs PyTorch: pip install "nutcore[train]"') from None
-    return torch
 
 
 @dataclass
@@ -105,13 +106,13 @@ def _api_name(name: str) -> str:
 
 def check_settings(
     config: TrainConfig,
-    directory: str | os.PathLike,
+    directory: str | os.PathLike[str],
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,
-    network_path: str | os.PathLike | None = None,
+    network_path: str | os.PathLike[str] | None = None,
     spelled: Callable[[str], str] = _api_name,
-):
+) -> Game:
     """Every setting of train() checked, before any work and before the run's directory is made:
     a ValueError naming the setting (as spelled(field name) writes it: the command line passes its
     options' names) and its allowed range. The network's sizes are checked against what
@@ -124,12 +125,13 @@ def check_settings(
     _checks.integer(config.players, f"{spelled('players')} ({config.game})", info["min_players"], info["max_players"])
     for name, (lo, hi) in INTEGER_RANGES.items():
         _checks.integer(getattr(config, name), spelled(name), lo, hi)
-    for name, (lo, hi, lowest) in REAL_RANGES.items():
+    for name, (low, high, lowest) in REAL_RANGES.items():
         value = getattr(config, name)
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise ValueError(f"{spelled(name)} must be a number, got {value!r}")
-        if not (lo < value <= hi or (lowest and value == lo)):
-            shown = f"{lo:g}..{hi:g}" if lowest else f"above {lo:g}, at most {hi:g}"
+        real = cast(float, value)  # any Real compares with floats
+        if not (low < real <= high or (lowest and real == low)):
+            shown = f"{low:g}..{high:g}" if lowest else f"above {low:g}, at most {high:g}"
             raise ValueError(f"{spelled(name)} must be {shown}, got {value!r}")
     if config.evaluator not in EVALUATORS:
         raise ValueError(f"{spelled('evaluator')} must be one of {EVALUATORS}, got {config.evaluator!r}")
@@ -163,93 +165,6 @@ def check_settings(
         if not final.parent.is_dir():
             raise ValueError(f"{spelled('network_path')}: the directory of {str(final)!r} does not exist")
     return game
-
-
-def make_model(torch, observation_size: int, num_actions: int, players: int, hidden: list[int]):
-    """The network of search/network.h as a torch module: (value logits [B, P], policy logits [B, A])."""
-    nn = torch.nn
-
-    class Mlp(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.register_buffer("input_scale", torch.ones(observation_size))
-            layers, width = [], observation_size
-            for h in hidden:
-                layers.append(nn.Linear(width, h))
-                width = h
-            self.layers = nn.ModuleList(layers)
-            self.value = nn.Linear(width, players)
-            self.policy = nn.Linear(width, num_actions)
-
-        def forward(self, x):
-            x = x * self.input_scale
-            for layer in self.layers:
-                x = torch.relu(layer(x))
-            return self.value(x), self.policy(x)
-
-    return Mlp()
-
-
-def export(model, game: str, players: int, about: dict[str, Any]) -> Weights:
-    """The torch module's parameters in the network file's layouts."""
-
-    def array(t) -> np.ndarray:
-        return t.detach().cpu().numpy().astype(np.float32)
-
-    return Weights(
-        game,
-        players,
-        array(model.input_scale),
-        [(array(layer.weight).T.copy(), array(layer.bias)) for layer in model.layers],
-        (array(model.value.weight).T.copy(), array(model.value.bias)),
-        (array(model.policy.weight), array(model.policy.bias)),
-        about,
-    )
-
-
-def losses(torch, model, obs, mask, policy, value_target):
-    """(value loss, policy loss): cross-entropies against the value targets (value_targets) and
-    the visit distribution."""
-    value_logits, policy_logits = model(obs)
-    value_loss = -(value_target * torch.log_softmax(value_logits, dim=1)).sum(dim=1).mean()
-    masked = policy_logits.masked_fill(~mask, -1e9)
-    policy_loss = -(policy * torch.log_softmax(masked, dim=1)).sum(dim=1).mean()
-    return value_loss, policy_loss
-
-
-def value_targets(records: Records, mix: float) -> np.ndarray:
-    """Each position's value target: `mix` of the game's returns, the rest the search's value at its
-    root. The returns alone make a value network learn the games it has seen by heart (a game's
-    positions share one outcome); the search's values differ from position to position."""
-    return (mix * records.returns + (1 - mix) * records.search_value).astype(np.float32)
-
-
-def fit(torch, model, optimiser, records: Records, samples: int, batch: int, seed: int, mix: float) -> dict[str, float]:
-    """`samples` positions drawn from `records` in shuffled passes (the last one cut short), in
-    minibatches of `batch`; the mean losses of the last `len(records)` positions seen (or all)."""
-    obs = torch.from_numpy(records.observation.astype(np.float32))
-    mask = torch.from_numpy(records.legal_mask.astype(bool))
-    policy = torch.from_numpy(records.policy.astype(np.float32))
-    target = torch.from_numpy(value_targets(records, mix))
-    gen = torch.Generator().manual_seed(seed)
-    model.train()
-    window = min(samples, len(records))
-    sums, count, seen = [0.0, 0.0], 0, 0
-    while seen < samples:
-        order = torch.randperm(len(records), generator=gen)[: samples - seen]
-        for start in range(0, len(order), batch):
-            idx = order[start : start + batch]
-            v, p = losses(torch, model, obs[idx], mask[idx], policy[idx], target[idx])
-            optimiser.zero_grad()
-            (v + p).backward()
-            optimiser.step()
-            seen += len(idx)
-            if seen > samples - window:
-                sums[0] += v.item() * len(idx)
-                sums[1] += p.item() * len(idx)
-                count += len(idx)
-    model.eval()
-    return {"value_loss": sums[0] / max(1, count), "policy_loss": sums[1] / max(1, count)}
 
 
 def rate_against_greedy(config: TrainConfig, network: bytes, games: int, seed: int) -> float:
@@ -301,19 +216,23 @@ def _commit() -> str:
 
 def train(
     config: TrainConfig,
-    directory: str | os.PathLike,
+    directory: str | os.PathLike[str],
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,
     command: str = "",
     progress: bool = True,
-    network_path: str | os.PathLike | None = None,
+    network_path: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Runs (or resumes) training in `directory`; the final network file's path (also written to
     `network_path` if given). Every setting is checked first (check_settings): a ValueError, with
     no directory made and no game played."""
     game = check_settings(config, directory, backend, workers, address, network_path)
-    torch = _torch()
+    _torch()
+    import torch
+
+    from .model import export, fit, make_model
+
     # One thread: these networks gain little from a second (2.2 against 2.8 ms a batch on a quiet
     # 2-core machine), and threads that spin on cores other jobs hold made fitting up to 90 times slower.
     torch.set_num_threads(1)
@@ -333,7 +252,7 @@ def train(
     run_file.write_text(json.dumps(settings, indent=1) + "\n")
     obs_size, num_actions = game.observation_tensor_shape()[0], game.num_distinct_actions()
     torch.manual_seed(config.seed)
-    model = make_model(torch, obs_size, num_actions, config.players, config.hidden)
+    model = make_model(obs_size, num_actions, config.players, config.hidden)
     optimiser = torch.optim.Adam(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
     checkpoint = directory / "checkpoint.pt"
     log_file = directory / "log.jsonl"
@@ -400,7 +319,6 @@ def train(
                 )
             # As many positions a generation, however large the window: a fixed cost per generation.
             fitted = fit(
-                torch,
                 model,
                 optimiser,
                 data,

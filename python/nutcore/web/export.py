@@ -34,12 +34,16 @@ def export(
     """Writes the static folder `target`; the engine comes from `wasm` (a folder holding
     MODULE_FILES) or the package. `test_hooks` is for test suites only: the page
     then asks the engine for the test commands that show the truth behind a seat."""
-    source = Path(wasm) if wasm is not None else built_module()
-    if source is None or not all((source / f).is_file() for f in MODULE_FILES):
-        if wasm is not None:
-            lacking = [f for f in MODULE_FILES if not (source / f).is_file()]
+    if wasm is not None:
+        source = Path(wasm)
+        lacking = [f for f in MODULE_FILES if not (source / f).is_file()]
+        if lacking:
             raise ValueError(f"{wasm}: no {', '.join(lacking)} there")
-        raise ValueError(HOW_TO_BUILD)
+    else:
+        built = built_module()
+        if built is None:
+            raise ValueError(HOW_TO_BUILD)
+        source = built
     out = Path(target)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: not a folder")

@@ -24,13 +24,16 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator, Union
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import State
+from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nutcore.engine import MAX_LINE_BYTES, Engine, Limits, SearchSlots
@@ -57,6 +60,8 @@ MAX_QUEUED_REQUESTS = 64  # nor is one whose requests have piled up unanswered
 SHUTDOWN_SECONDS = 1.0  # how long a shutdown waits for the stopped searches to end
 LOCAL_NAMES = ("127.0.0.1", "localhost", "::1")
 _CLOSE = object()  # the sender's cue to close the socket (after quit)
+# What a connection's thread hands the event loop to send: a reply line, or _CLOSE.
+Outgoing = Union[str, object]
 
 
 def _host_name(value: str | None) -> str | None:
@@ -85,7 +90,9 @@ class HostAllowlist:
     `names`: the host names accepted; `any_ip`: also any IP literal (a server bound to every
     interface is reached by its addresses, which no rebinding can forge)."""
 
-    def __init__(self, app, names: tuple[str, ...] = LOCAL_NAMES, any_ip: bool = False):
+    state: State  # the app's, set by create_app
+
+    def __init__(self, app: ASGIApp, names: tuple[str, ...] = LOCAL_NAMES, any_ip: bool = False):
         self.app = app
         self.names = {n.lower().strip("[]") for n in names}
         self.any_ip = any_ip
@@ -94,7 +101,7 @@ class HostAllowlist:
         name = _host_name(host_header)
         return name is not None and (name in self.names or (self.any_ip and _is_ip_literal(name)))
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             headers = dict(scope.get("headers") or [])
             host = headers.get(b"host", b"").decode("latin-1")
@@ -119,7 +126,7 @@ def _same_origin(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
-async def _page(request):
+async def _page(request: Request) -> FileResponse:
     # no-store: after an upgrade the browser must not keep an old page that speaks an old protocol.
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -128,7 +135,7 @@ class _Connection:
     """One socket's engine and the thread that runs its requests, in order. The event loop hands
     messages over (`put`) and never waits for the engine."""
 
-    def __init__(self, websocket: WebSocket, loop: asyncio.AbstractEventLoop, replies: asyncio.Queue):
+    def __init__(self, websocket: WebSocket, loop: asyncio.AbstractEventLoop, replies: asyncio.Queue[Outgoing]):
         app_state = websocket.app.state
 
         def send(line: str) -> None:
@@ -137,7 +144,7 @@ class _Connection:
 
         self.engine = Engine(send, limits=app_state.limits, slots=app_state.slots, text=True)
         self._loop, self._replies = loop, replies
-        self._requests: queue.SimpleQueue = queue.SimpleQueue()
+        self._requests: queue.SimpleQueue[str | bytes | None] = queue.SimpleQueue()
         self._pending = 0  # requests put and not yet handled
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="nutcore-connection", daemon=True)
@@ -147,7 +154,7 @@ class _Connection:
         with self._lock:
             return self._pending
 
-    def put(self, data: Any) -> None:
+    def put(self, data: str | bytes) -> None:
         with self._lock:
             self._pending += 1
         self._requests.put(data)
@@ -181,7 +188,7 @@ async def _socket(websocket: WebSocket) -> None:
     if len(app_state.connections) >= MAX_CONNECTIONS:
         await websocket.close(code=1013, reason="too many connections; try again later")
         return
-    replies: asyncio.Queue = asyncio.Queue()
+    replies: asyncio.Queue[Outgoing] = asyncio.Queue()
     connection = _Connection(websocket, asyncio.get_running_loop(), replies)
     app_state.connections.add(connection)
     app_state.engines.add(connection.engine)
@@ -189,7 +196,7 @@ async def _socket(websocket: WebSocket) -> None:
     async def sender() -> None:
         while True:
             text = await replies.get()
-            if text is _CLOSE:
+            if not isinstance(text, str):  # _CLOSE
                 await websocket.close()
                 return
             await websocket.send_text(text)
@@ -205,7 +212,7 @@ async def _socket(websocket: WebSocket) -> None:
             message = receiving.result()
             if message["type"] == "websocket.disconnect":
                 break
-            data: Any = message.get("text")
+            data: str | bytes | None = message.get("text")
             if data is None:
                 data = message.get("bytes") or b""
             connection.put(data)
@@ -229,7 +236,7 @@ async def _socket(websocket: WebSocket) -> None:
             await sending
 
 
-def _stop_all(app_state, seconds: float) -> None:
+def _stop_all(app_state: State, seconds: float) -> None:
     """Stops every connection's search and waits up to `seconds` for them to end."""
     engines = list(app_state.engines)
     for engine in engines:
@@ -249,7 +256,7 @@ def create_app(
     `app.state.engines` holds the live connections' engines (for tests and diagnostics)."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         # Shutdown (SIGTERM, Ctrl-C): the searches still running are stopped, and waited for
         # briefly, so that none outlives the interpreter.
@@ -295,7 +302,7 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
 
-def server_config(app, **kwargs) -> Any:
+def server_config(app: ASGIApp, **kwargs: Any) -> Any:
     """uvicorn's configuration for the app: messages up to the protocol's line limit, and a
     shutdown that does not wait for clients for long."""
     import uvicorn
