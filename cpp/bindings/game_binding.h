@@ -265,11 +265,12 @@ py::class_<engine::StateModel<D>, engine::AnyState> bind_game(py::module_& m) {
           "A full state drawn from the posterior given what `player` knows (its history is empty).")
       .def(
           "observe_action",
-          [seat](const S& s, const py::handle& action, const py::handle& player) {
+          [seat](const S& s, const IndexArg& action, const IndexArg& player) {
             const int p = seat(s, player);
             const auto a = static_cast<Action>(int_arg(action, "action", 0, G::kNumDistinctActions - 1));
-            const Observed o = s.observe(a, p);
-            return py::make_tuple(o.text.empty() ? py::object(py::none()) : py::object(py::str(o.text)), o.whole);
+            Observed o = s.observe(a, p);
+            return std::pair<std::optional<std::string>, bool>(
+                o.text.empty() ? std::nullopt : std::optional<std::string>(std::move(o.text)), o.whole);
           },
           py::arg("action"), py::arg("player"),
           "What `player` sees of `action` (legal here, a chance outcome at a chance node) as it is "
