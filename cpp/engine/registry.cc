@@ -109,7 +109,8 @@ const GameInfo& game_info(const std::string& name) { return entry(name).info; }
 
 std::shared_ptr<const AnyGame> load_game(const std::string& name, const Json& params) {
   const GameEntry& e = entry(name);
-  if (const Json* players = params.find("players")) integer_in(*players, name + ": players", e.info.min_players, e.info.max_players);
+  if (const Json* players = params.find("players"))
+    integer_in(*players, name + ": players", e.info.min_players, e.info.max_players);
   return e.load(params, e.info);
 }
 
