@@ -842,8 +842,8 @@ def test_a_seat_s_record_holds_what_it_saw_when_it_was_played(proc, game):
             shown.append((None, reply["outcome"], reply["hidden"]))
         elif status["current_player"] == 0:
             move = rng.choice(h.ok(cmd="legal")["moves"])
-            h.ok(cmd="apply", moves=[move["action"]])
-            shown.append((0, move, False))
+            applied = h.ok(cmd="apply", moves=[move["action"]])["applied"][0]
+            shown.append((0, {"action": applied["action"], "action_string": applied["action_string"]}, False))
         else:
             reply = h.ok(cmd="go", bot="greedy")
             shown.append((reply["player"], reply["move"], reply["hidden"]))

@@ -194,9 +194,10 @@ def test_command_line(capsys):
 
 
 def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, capsys):
-    """`nutcore play` runs an engine connection on the human's seat: seat 0's moves and every draw
-    stay hidden from seat 1 (its board tells what it may know), the truth is never printed, and
-    memory aids (off by default, as on the web page) add what the seat saw to its boards only."""
+    """`nutcore play` runs an engine connection on the human's seat: seat 1 is told what the table
+    sees of seat 0's moves and of the draws (walks and rolls, a shout as a secret until the card
+    is turned, a thief drawn unseen as "a thief"), the truth is never printed, and memory aids
+    (off by default, as on the web page) add what the seat saw to its boards only."""
     from nutcore.cli import main
 
     def play(*extra: str) -> str:
@@ -209,9 +210,10 @@ def test_command_line_play_shows_only_what_the_human_seat_knows(monkeypatch, cap
     out = play()
     assert "view of seat 1" in out and "game over" in out
     assert "view of seat 0" not in out and "undrawn:" not in out  # not even at the end
-    moves = [line for line in out.splitlines() if line.startswith("  seat 0 (greedy): ")]
-    assert len(moves) > 5 and all(line.endswith("(hidden: see your board)") for line in moves)
-    assert "chance:" not in out
+    moves = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("  seat 0 (greedy): ")]
+    assert len(moves) > 5 and any(m.startswith("to ") for m in moves)
+    assert not any(m.startswith("shout ") for m in moves)  # a shout is secret until the card is turned
+    assert "chance: roll " in out
     assert not re.search(r"top \S+ seen", out)  # no memory aids: a top seen once is not shown again
     aided = play("--memory-aids")
     assert re.search(r"top \S+ seen", aided) and "undrawn:" not in aided

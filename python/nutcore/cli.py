@@ -211,7 +211,7 @@ def _play(args: argparse.Namespace) -> int:
             player = status["current_player"]
             if status["chance"]:
                 drawn = engine.ask("chance")
-                if not drawn["hidden"]:
+                if drawn["outcome"]:  # what the seat saw of it, whole or in part
                     print(f"  chance: {drawn['outcome']['action_string']}")
                 status = drawn["status"]
             elif player == args.seat:
@@ -234,7 +234,8 @@ def _play(args: argparse.Namespace) -> int:
                         print(f"  not a legal move: {move!r} (type its number, its text, 'hint' or 'quit')")
             else:
                 played = engine.ask("go", bot=args.bot)
-                shown = "(hidden: see your board)" if played["hidden"] else played["move"]["action_string"]
+                # What the seat saw of it: the move, its public part, or nothing (docs/engine-protocol.md).
+                shown = played["move"]["action_string"] if played["move"] else "(hidden: see your board)"
                 print(f"  seat {player} ({ai.name}): {shown}")
                 status = played["status"]
         print()

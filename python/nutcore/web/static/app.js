@@ -460,7 +460,7 @@ async function gameLoop(gen) {
       }
       if (G.status.chance) {
         const r = await askIn(gen, "chance");
-        noteMove(null, r.outcome, r.hidden);
+        noteMove(null, r.outcome);
         G.status = r.status;
       } else {
         await botMove(gen, G.status.current_player);
@@ -501,10 +501,10 @@ async function botMove(gen, player) {
     });
     // For the start-up benchmark (bench/wasm_speed.py): the first move an AI played on this page.
     if (!performance.getEntriesByName("nutcore-first-ai-move").length) performance.mark("nutcore-first-ai-move");
-    noteMove(player, r.move, r.hidden);
+    noteMove(player, r.move);
     G.status = r.status;
     if (showStats && r.result) showResult(`${name} played`, r.result, player);
-    else clearAi(`${name} played${r.hidden || !r.move ? "" : `: ${phrase(r.move.action_string, player)}`}`);
+    else clearAi(`${name} played${!r.move ? "" : `: ${phrase(r.move.action_string, player)}`}`);
     $("ai-progress").textContent = `${((performance.now() - started) / 1000).toFixed(2)} s`;
   } finally {
     G.searching = false;
@@ -512,9 +512,10 @@ async function botMove(gen, player) {
   }
 }
 
-function noteMove(player, move, hidden) {
+function noteMove(player, move) {
   // Hot seat: a move or an outcome may be private to one human; the others read it from their view.
-  const secret = hidden || !move || hotSeat();
+  // Otherwise a move not seen whole comes with what the seat saw of it (its public part).
+  const secret = !move || hotSeat();
   addHistory(secret ? "(hidden)" : phrase(move.action_string, player), false, player === null, player);
   G.last = secret ? null : { player, action_string: move.action_string };
 }

@@ -289,8 +289,15 @@ The game ends when the last tree's moon tokens are used up; then everyone plays 
 
 const cardWords = (card) => (card.endsWith("*") ? `${card.slice(0, -1)} (with a moon)` : card);
 
-export function describe(text) {
+export function describe(text, ctx) {
+  const names = (ctx && ctx.names) || [];
+  const who = (seat) => names[Number(seat)] || `Player ${Number(seat) + 1}`;
   let m;
+  // What another seat sees of a private move: its public part.
+  if ((m = /^deal a card to seat (\d+)$/.exec(text))) return `a card is dealt to ${who(m[1])}`;
+  if ((m = /^a card face down to tree (\d+)$/.exec(text))) return `plays a card face down under tree ${m[1]}`;
+  if ((m = /^take tree (\d+); face down: (.+)$/.exec(text)))
+    return `takes tree ${m[1]}; the face-down cards were ${m[2].split(", ").map(cardWords).join(", ")}`;
   if ((m = /^deal (\S+)$/.exec(text))) return `is dealt ${cardWords(m[1])}`;
   if ((m = /^squirrel (\d+)$/.exec(text))) return `gets squirrel number ${m[1]}`;
   if ((m = /^(\S+) face down to tree (\d+)$/.exec(text))) return `plays ${cardWords(m[1])} face down under tree ${m[2]}`;

@@ -238,15 +238,40 @@ const placeName = (node) => {
   return m ? `${m[1] === "B" ? "bush" : "hiding place"} ${m[2]}` : node;
 };
 
-export function describe(text) {
+// One part of a move as the engine says it (a seat may see only its public part: "a secret
+// shout", "draw a thief"), in words; null where it has no words for it.
+function describeOne(text, who) {
   let m;
   if ((m = /^to (\S+)$/.exec(text))) return `goes to ${placeName(m[1])}`;
   if ((m = /^roll (\d+)$/.exec(text))) return `rolls ${m[1]}`;
   if (text === "draw hazelnut") return "the card is a hazelnut";
+  if (text === "draw a thief") return "the card is a thief (only the drawer saw which)";
   if ((m = /^draw (\S+)$/.exec(text))) return `the card is ${m[1]} the thief`;
   if ((m = /^shout (\S+)$/.exec(text))) return `shouts “${m[1]}!”`;
+  if (text === "a secret shout") return "shouts in secret";
   if (text === "silent") return "stays silent";
+  if ((m = /^first (right|wrong|shout): seat (\d+)$/.exec(text)))
+    return m[1] === "shout" ? `${who(m[2])} shouted first` : `${who(m[2])} was first to shout ${m[1]}`;
+  if ((m = /^card: (.+)$/.exec(text)))
+    return m[1] === "hazelnut" ? "the card is a hazelnut" : m[1] === "a thief" ? "the card is a thief" : `the card is ${m[1]} the thief`;
+  if ((m = /^shouts: (.+)$/.exec(text)))
+    return m[1]
+      .split(", ")
+      .map((shout) => {
+        const k = /^seat (\d+) (\S+)(?: \((right|wrong)\))?$/.exec(shout);
+        if (!k) return shout;
+        return `${who(k[1])} ${k[2] === "silent" ? "stayed silent" : `shouted “${k[2]}!”`}${k[3] ? ` (${k[3]})` : ""}`;
+      })
+      .join(", ");
   return null;
+}
+
+// A move in words: its parts ("draw Leo; shouts: seat 1 Leo (right)"), each in words.
+export function describe(text, ctx) {
+  const names = (ctx && ctx.names) || [];
+  const who = (seat) => names[Number(seat)] || `Player ${Number(seat) + 1}`;
+  const words = text.split("; ").map((part) => describeOne(part, who));
+  return words.includes(null) ? null : words.join("; ");
 }
 
 export function endReason(view, params) {
