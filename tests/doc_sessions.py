@@ -218,7 +218,12 @@ def differences(shown: Reply, got: dict) -> list[str]:
         for key in ("type", "id"):
             if shown.reply.get(key) != got.get(key):
                 out.append(f".{key}: shown {shown.reply.get(key)!r}, sent {got.get(key)!r}")
-        _compare_shape(shown.reply, got, "", out)
+        expected = shown.reply
+        if got.get("type") == "info":
+            # A progress line carries the search's figures only once it has some (engine-protocol.md,
+            # "Searches and progress"): on a loaded machine the first line may come before them.
+            expected = {k: v for k, v in expected.items() if k in got or k not in ("iterations", "actions")}
+        _compare_shape(expected, got, "", out)
     else:
         _compare(shown.reply, got, "", out)
     return out
