@@ -775,38 +775,46 @@ def test_undo_on_a_seat_s_connection_reveals_nothing_and_redraws_the_hidden_card
     assert changed >= 3
 
 
+def _play_noting_replies(h, steps: int, rng: random.Random, by_apply) -> list[tuple]:
+    """Plays up to `steps` steps: chance, the connection's own moves by apply where `by_apply(step,
+    player)` says so (a random legal one), the engine's by go (a search or a bot) otherwise. Per
+    step (player, move, hidden) as the replies showed it."""
+    shown = []
+    for step in range(steps):
+        status = h.ok(cmd="status")["status"]
+        if status["terminal"]:
+            break
+        player = status["current_player"]
+        if status["chance"]:
+            reply = h.ok(cmd="chance")
+            shown.append((None, reply["outcome"], reply["hidden"]))
+        elif by_apply(step, player):
+            move = rng.choice(h.ok(cmd="legal")["moves"])
+            applied = h.ok(cmd="apply", moves=[move["action"]])["applied"][0]
+            shown.append((player, {"action": applied["action"], "action_string": applied["action_string"]}, False))
+        else:
+            reply = h.ok(cmd="go", iterations=20) if step % 2 else h.ok(cmd="go", bot="random")
+            shown.append((reply["player"], reply["move"], reply["hidden"]))
+    return shown
+
+
 @pytest.mark.parametrize("game", nutcore.list_games())
 def test_record_is_the_game_so_far_and_replays_to_the_position(proc, game):
     """A host's record: every move and chance outcome in order, by apply, chance and go (a bot's
     and a search's), which replayed through the Python API from the start reaches the engine's
-    position; undo takes moves off it and set_position starts it again."""
+    position; set_position starts it again."""
     h = proc
     host = {"seat": None} if nutcore.load_game(game).hidden_information else {}
     new = h.ok(cmd="new_game", game=game, players=2, seed=11, **host)
     assert h.ok(cmd="record")["moves"] == []
-    played = []
-    rng = random.Random(4)
-    for step in range(30):
-        status = h.ok(cmd="status")["status"]
-        if status["terminal"]:
-            break
-        if status["chance"]:
-            reply = h.ok(cmd="chance")
-            played.append((None, reply["outcome"]["action"]))
-        elif step % 3 == 0:
-            move = rng.choice(h.ok(cmd="legal")["moves"])
-            reply = h.ok(cmd="apply", moves=[move["action"]])
-            played.append((status["current_player"], move["action"]))
-        else:
-            reply = h.ok(cmd="go", iterations=20) if step % 3 == 1 else h.ok(cmd="go", bot="random")
-            played.append((reply["player"], reply["move"]["action"]))
+    shown = _play_noting_replies(h, 30, random.Random(4), lambda step, _: step % 3 == 0)
     record = h.ok(cmd="record")
     assert record["game"] == game and record["seat"] is None and record["status"] == h.ok(cmd="status")["status"]
-    assert [(m["player"], m["move"]["action"]) for m in record["moves"]] == played
-    assert not any(m["hidden"] for m in record["moves"])
+    assert [(m["player"], m["move"], m["hidden"]) for m in record["moves"]] == shown
+    assert not any(hidden for _, _, hidden in shown)
     state = nutcore.load_game(game, **new["params"]).new_initial_state()
-    for _, action in played:
-        state.apply_action(action)
+    for _, move, _ in shown:
+        state.apply_action(move["action"])
     assert state.to_json() == truth(h, new).to_json()
     h.ok(cmd="set_position", position=truth(h, new).to_json())
     assert h.ok(cmd="record")["moves"] == []
@@ -831,22 +839,7 @@ def test_a_seat_s_record_holds_what_it_saw_when_it_was_played(proc, game):
     truth behind the seat's view is swapped for a twin."""
     h = proc
     new = h.ok(cmd="new_game", game=game, players=2, seat=0, seed=3)
-    shown = []
-    rng = random.Random(8)
-    for _ in range(25):
-        status = h.ok(cmd="status")["status"]
-        if status["terminal"]:
-            break
-        if status["chance"]:
-            reply = h.ok(cmd="chance")
-            shown.append((None, reply["outcome"], reply["hidden"]))
-        elif status["current_player"] == 0:
-            move = rng.choice(h.ok(cmd="legal")["moves"])
-            applied = h.ok(cmd="apply", moves=[move["action"]])["applied"][0]
-            shown.append((0, {"action": applied["action"], "action_string": applied["action_string"]}, False))
-        else:
-            reply = h.ok(cmd="go", bot="greedy")
-            shown.append((reply["player"], reply["move"], reply["hidden"]))
+    shown = _play_noting_replies(h, 25, random.Random(8), lambda _, player: player == 0)
     record = h.ok(cmd="record")
     assert record["seat"] == 0
     assert [(m["player"], m["move"], m["hidden"]) for m in record["moves"]] == shown
