@@ -13,11 +13,11 @@ import json
 import random
 import re
 import shutil
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from browser import static_server
+from test_wasm_js_api import _doc_block
 from test_web import (
     GAMES,
     HIDDEN,
@@ -378,8 +378,7 @@ window.result = { reply, seen };
 def test_the_web_worker_example_of_the_docs_runs(browser, tmp_path):
     """docs/web.md's Web Worker example, as written, started by a page as its comment says: the
     page posts requests, gets progress lines and replies back, and a stop ends a long search."""
-    doc = (Path(__file__).resolve().parent.parent / "docs/web.md").read_text(encoding="utf-8")
-    example = re.search(r"```js\n(.*?)```", doc.split("### In a Web Worker", 1)[1], re.S).group(1)
+    example = _doc_block("### In a Web Worker")
     folder = tmp_path / "site"
     shutil.copytree(module_dir(), folder / "wasm")
     (folder / "worker.js").write_text(example)

@@ -123,6 +123,16 @@ Json move_json(const AnyState& state, Action action) {
 
 Json seat_or_null(int player) { return player >= 0 ? Json::integer(player) : Json::null(); }
 
+// A move as go and record show it: {"player", "move" (what the connection saw of it, or null),
+// "hidden" (not seen whole)}.
+Json seen_json(const Played& played) {
+  Json entry = Json::object();
+  entry.set("player", seat_or_null(played.player));
+  entry.set("move", played.move ? played.move->to_json() : Json::null());
+  entry.set("hidden", Json::boolean(!played.whole()));
+  return entry;
+}
+
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // A cap as Python printed it in its messages (a float keeps its ".0").
@@ -883,7 +893,6 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
       reply.set("stopped", Json::boolean(outcome->stopped()));
     } else {
       // go: the position searched is the engine's (nothing else may change it while a search runs).
-      if (outcome) action = outcome->action;
       const Json played =
           play_reply(session_.play(action), search.job.show_stats ? outcome : std::nullopt, search.flag.load());
       for (const auto& [key, value] : played.items("reply")) reply.set(key, value);
@@ -900,11 +909,7 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
 // after a stop (a bot's search's best so far counts as stopped).
 Json Engine::play_reply(const Played& played, const std::optional<SearchOutcome>& outcome, bool stopped) {
   const bool stats = outcome.has_value();
-  const Json shown_move = played.move ? played.move->to_json() : Json::null();
-  Json reply = Json::object();
-  reply.set("player", Json::integer(played.player));
-  reply.set("move", shown_move);
-  reply.set("hidden", Json::boolean(!played.whole()));
+  Json reply = seen_json(played);
   reply.set("result", stats ? outcome->to_json() : Json::null());
   reply.set("stopped", Json::boolean(stats ? outcome->stopped() : stopped));
   reply.set("status", status());
@@ -937,13 +942,7 @@ Json Engine::record(const Json&, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   Json moves = Json::array();
-  for (const Played& played : session_.record()) {
-    Json entry = Json::object();
-    entry.set("player", seat_or_null(played.player));
-    entry.set("move", played.move ? played.move->to_json() : Json::null());
-    entry.set("hidden", Json::boolean(!played.whole()));
-    moves.push(entry);
-  }
+  for (const Played& played : session_.record()) moves.push(seen_json(played));
   Json r = Json::object();
   r.set("game", Json::string(session_.name()));
   r.set("seat", session_.seat() ? Json::integer(*session_.seat()) : Json::null());

@@ -251,16 +251,23 @@ int Session::undo(int count, const std::string& who) {
   return count;
 }
 
-SearchJob Session::best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who) {
-  const AnyState& now = to_search(who, true);
+// A search's settings within the owner's limits, read and checked against `state`'s game
+// (bad_request): before the generator moves, so that a refusal changes nothing.
+SearchRequest Session::checked_request(const AnyState& state, Json settings, const std::function<void(Json&)>& limit,
+                                       const std::string& who) {
   limit(settings);
-  SearchJob job{who, nullptr, std::nullopt, nullptr, true};
   try {
-    job.request = parse_search_request(settings, who);
-    prepare_search(now, *job.request, false, who);
+    SearchRequest request = parse_search_request(settings, who);
+    prepare_search(state, request, false, who);
+    return request;
   } catch (const std::invalid_argument& e) {
     refuse("bad_request", e.what());
   }
+}
+
+SearchJob Session::best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who) {
+  const AnyState& now = to_search(who, true);
+  SearchJob job{who, nullptr, checked_request(now, std::move(settings), limit, who), nullptr, true};
   if (!job.request->seed) job.request->seed = next_seed();
   job.state = now.clone();
   return job;
@@ -310,13 +317,7 @@ std::variant<SearchJob, Played> Session::go(Json settings, std::optional<BotSpec
   }
   std::optional<SearchRequest> request;
   if (!bot) {
-    limit(settings);  // before the generator moves: a refusal changes nothing
-    try {
-      request = parse_search_request(settings, who);
-      prepare_search(now, *request, false, who);
-    } catch (const std::invalid_argument& e) {
-      refuse("bad_request", e.what());
-    }
+    request = checked_request(now, std::move(settings), limit, who);  // before the generator moves
   } else {
     bot->reset(next_seed());
   }

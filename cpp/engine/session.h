@@ -155,6 +155,8 @@ class Session {
 
  private:
   Action resolve_move(const AnyState& state, const MoveRef& move, size_t index, const std::string& who) const;
+  static SearchRequest checked_request(const AnyState& state, Json settings, const std::function<void(Json&)>& limit,
+                                       const std::string& who);
 
   std::shared_ptr<const AnyGame> game_;
   std::unique_ptr<AnyState> state_;
