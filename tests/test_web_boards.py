@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+import re
 
 import pytest
 from browser import QuietFiles, launch, static_server, sync_playwright
@@ -267,8 +268,8 @@ def test_clicking_a_target_plays_its_move(page, game):
 
 
 def test_purzelbaum_disks_are_clickable_at_their_centre(page):
-    """The tree's branches are drawn over the meadow: a disk must still take a click at its centre
-    (none of the tree may catch it)."""
+    """The tree's branches lie under the disks, and once a branch end is chosen the ends do too: a disk
+    takes a click at its centre."""
     page.errors.clear()
     g, cases = _cases("purzelbaum", 2, seed=3, count=3)
     view, ctx, _, _ = cases[0]  # the start: every disk green, every end full
@@ -283,5 +284,163 @@ def test_purzelbaum_disks_are_clickable_at_their_centre(page):
                 return hit && hit.closest('.target') === t ? [] : [t.getAttribute('data-action')];
             })"""
         )
+        # Once an end is chosen the disks lie over the ends: Escape drops the choice before the next end.
+        page.keyboard.press("Escape")
     assert page.errors == [], page.errors
     assert not covered, f"disks whose centre another element covers: {sorted(set(covered))}"
+
+
+# ----- move entry on the board, the hint and the last move, points, phone layouts
+
+ENTRY_POSITIONS = 8
+MOVES_PER_POSITION = 24
+# The last moves that have a place on the board (marked with class "last").
+PLACED_LAST = {
+    "auf_die_nuesse": r"^(space \d+|take slot \d|store \d|put [ABDE]|steal seat \d store \d|joker \S+ as \S+ store \d)$",
+    "nutz": r"^(take tree \d+|\S+ (face down )?to tree \d+)$",
+    "purzelbaum": r"^(target \d+ end \d+|bury \d+|dig \d+|lands at hole \d+)$",
+    "ritter": r"^to \S+$",
+}
+PLAYER_CONFIGS = [(game, players) for game in GAMES for players in (2, 3, 4)]
+PLAYER_IDS = [f"{g}-{n}" for g, n in PLAYER_CONFIGS]
+
+
+def _movers(game, players, seed, count):
+    """The views a player to move sees (its own seat's view in a game of hidden information), with the
+    legal moves: (view, ctx)."""
+    g, cases = _cases(game, players, seed, count)
+    out = []
+    for view, ctx, _, seat in cases:
+        if ctx["legal"] and (seat is not None or game not in HIDDEN):
+            out.append((view, ctx))
+    return g, out
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_CONFIGS, ids=PLAYER_IDS)
+def test_every_legal_move_is_reachable_on_the_board(page, game, players):
+    """Clicking through the board's steps (a target, or a step that leads to it) plays exactly the intended
+    move, for every legal move of sampled positions, and boardEntry says so."""
+    page.errors.clear()
+    g, movers = _movers(game, players, seed=31 * players + 5, count=3 * ENTRY_POSITIONS)
+    rng = random.Random(players)
+    reached = 0
+    stepped = 0
+    for view, ctx in movers[::3]:
+        legal = ctx["legal"]
+        assert page.evaluate("([g, l, c]) => window.callBoard(g, 'boardEntry', [l, c])", [game, legal, ctx]) is True
+        actions = [m["action"] for m in legal]
+        if len(actions) > MOVES_PER_POSITION:
+            actions = rng.sample(actions, MOVES_PER_POSITION)
+        results = page.evaluate(
+            "([g, v, c, a]) => window.reachAll(g, v, c, a)", [game, view, {**ctx, "params": g.params}, actions]
+        )
+        for r in results:
+            assert r["played"] == [r["action"]], (game, players, view.get("phase"), r)
+            reached += 1
+            stepped += r["steps"] > 0
+    assert page.errors == [], page.errors
+    assert reached > 0
+    if game in ("purzelbaum", "nutz"):
+        assert stepped > 0, "no move took a step: the steps were not tried"
+
+
+def test_board_entry_is_false_for_a_move_the_board_does_not_draw(page):
+    for game in GAMES:
+        legal = [{"action": 999, "action_string": "an unknown move"}]
+        assert page.evaluate("([g, l]) => window.callBoard(g, 'boardEntry', [l, {}])", [game, legal]) is False
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_CONFIGS, ids=PLAYER_IDS)
+def test_hint_and_last_move_are_marked(page, game, players):
+    """ctx.hint marks the target (or first step) of that move and nothing else; ctx.last marks a place
+    for the moves that have one, and no .last without a last move."""
+    page.errors.clear()
+    g, movers = _movers(game, players, seed=11 * players + 1, count=24)
+    rng = random.Random(players + 100)
+    marked_last = 0
+    for view, ctx in movers[::2]:
+        hint = rng.choice(ctx["legal"])["action"]
+        _render_one(page, game, g.params, view, {**ctx, "hint": hint, "last": None})
+        marks = page.evaluate("window.marks()")
+        assert marks["hinted"], (game, view.get("phase"), hint)
+        assert all(str(hint) in ids for ids in marks["hinted"]), (hint, marks["hinted"])
+        assert marks["last"] == 0
+        last = ctx["last"]
+        if last and last["player"] is not None and last["player"] >= 0 and re.match(PLACED_LAST[game], last["action_string"]):
+            _render_one(page, game, g.params, view, ctx)
+            assert page.evaluate("window.marks()")["last"] >= 1, last
+            marked_last += 1
+    assert page.errors == [], page.errors
+    assert marked_last > 0, "no last move with a place met"
+
+
+def _final(game, players, seed):
+    g = nutcore.load_game(game, players=players)
+    state = g.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return g, state
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_CONFIGS, ids=PLAYER_IDS)
+def test_points_add_up_to_the_score(page, game, players):
+    page.errors.clear()
+    for seed in range(3):
+        g, state = _final(game, players, seed)
+        scores = state.scores()
+        views = [state.to_json()] + ([state.observation_json(s) for s in range(players)] if game in HIDDEN else [])
+        for view in views:
+            parts = page.evaluate("([g, v, p]) => window.callBoard(g, 'points', [v, p])", [game, view, g.params])
+            assert isinstance(parts, list) and len(parts) == players, parts
+            for s, seat_parts in enumerate(parts):
+                assert all(isinstance(p["label"], str) and p["label"] for p in seat_parts)
+                assert not any(re.search(r"[a-z]_[a-z]", p["label"]) for p in seat_parts), seat_parts
+                assert sum(p["value"] for p in seat_parts) == scores[s], (seed, s, seat_parts, scores)
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_CONFIGS, ids=PLAYER_IDS)
+def test_phone_layout_text_is_large_and_apart(page, game, players):
+    """At 390 px: every board text at least 11 px on screen, no two texts overlapping, no internal
+    identifier (snake_case) in the text."""
+    page.errors.clear()
+    g, cases = _cases(game, players, seed=17 * players, count=8)
+    page.evaluate("window.setWidth(390)")
+    try:
+        for view, ctx, _, seat in cases:
+            _render_one(page, game, g.params, view, ctx)
+            texts = page.evaluate("window.texts()")
+            where = (game, players, view.get("phase"), seat)
+            small = [(t["text"], round(t["px"], 1)) for t in texts if t["px"] < 11]
+            assert not small, (where, small)
+            snake = [t["text"] for t in texts if re.search(r"[a-z]_[a-z]", t["text"])]
+            assert not snake, (where, snake)
+            for i, a in enumerate(texts):
+                for b in texts[i + 1 :]:
+                    w = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
+                    h = min(a["box"][3], b["box"][3]) - max(a["box"][1], b["box"][1])
+                    assert w <= 1 or h <= 1, (where, a["text"], b["text"])
+    finally:
+        page.evaluate("window.setWidth(900)")
+    assert page.errors == [], page.errors
+
+
+def test_purzelbaum_choice_is_shown_and_cancelled(page):
+    """A chosen branch end carries class chosen; Escape or the cancel button drops it."""
+    page.errors.clear()
+    g, cases = _cases("purzelbaum", 2, seed=3, count=3)
+    view, ctx, _, _ = cases[0]
+    _render_one(page, "purzelbaum", g.params, view, ctx)
+    page.locator(".select[data-end]").first.click()
+    assert page.evaluate("window.marks()")["chosen"] == 1
+    page.keyboard.press("Escape")
+    assert page.evaluate("window.marks()")["chosen"] == 0
+    page.locator(".select[data-end]").first.click()
+    page.locator(".select.cancel").click()
+    assert page.evaluate("window.marks()")["chosen"] == 0
+    assert page.errors == [], page.errors

@@ -41,10 +41,24 @@ const STYLE = `
   .select:hover .hit { stroke: #c2185b; }
   .selected .hit { stroke: #c2185b; stroke-width: 4; }
   .last { stroke: #7b1fa2 !important; stroke-width: 3.5 !important; }
+  g.last > .hit, g.last > .hit-base { stroke: #7b1fa2; stroke-width: 3.5; }
+  .hint > .hit, .hint.hit { stroke: #c99700; stroke-width: 5; stroke-dasharray: 7 4; fill: #ffd54f; fill-opacity: 0.3; }
+  .chosen > .hit, .chosen.hit { stroke: #c2185b; stroke-width: 5; stroke-dasharray: none; fill: #c2185b; fill-opacity: 0.18; }
+  .chip text { font-size: 13px; }
 `;
 
+// Narrow containers (phones) get boards laid out for this width in SVG units, drawn at about one
+// unit a pixel, so that 12-unit text stays at least 11 px on screen without being enlarged.
+export const NARROW_WIDTH = 360;
+
+// True when the container is a phone's width: the boards then use their tall, narrow layout.
+export function isNarrow(container) {
+  const w = container && container.clientWidth;
+  return typeof w === "number" && w > 0 && w < 600;
+}
+
 // Empties the container and gives it one <svg> with the given viewBox, scaling to the container width.
-export function svgRoot(container, width, height, title) {
+export function svgRoot(container, width, height, title, narrow) {
   container.replaceChildren();
   const svg = el("svg", {
     viewBox: `0 0 ${width} ${height}`,
@@ -54,7 +68,8 @@ export function svgRoot(container, width, height, title) {
     "aria-label": title,
     style: "display:block;max-width:100%;height:auto;background:#fbfaf5;border-radius:8px",
   });
-  el("style", {}, svg, STYLE);
+  // Narrow: every text at least 12 units (about 12 px on a phone), whatever size a board asked for.
+  el("style", {}, svg, narrow ? `${STYLE} text { font-size: 13px; } .small, .tiny { font-size: 12px; }` : STYLE);
   el("title", {}, svg, title);
   container.appendChild(svg);
   return svg;
@@ -70,6 +85,7 @@ export function legalByString(ctx) {
 // Makes an SVG element (a <g> with a ".hit" shape inside, or a shape itself) a clickable target of a legal move.
 export function makeTarget(node, action, ctx, tooltip) {
   node.classList.add("target");
+  if (ctx && ctx.hint === action) node.classList.add("hint");
   node.setAttribute("data-action", String(action));
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
@@ -88,12 +104,19 @@ export function makeTarget(node, action, ctx, tooltip) {
   return node;
 }
 
-// A first step of a two-step choice (not a move itself: no data-action).
-export function makeSelect(node, onSelect, tooltip) {
+// A first step of a choice in steps (not a move itself: no data-action). `leads` are the action ids
+// this step leads to: the hint marks the step of its move, and tests follow the steps by it.
+export function makeSelect(node, onSelect, tooltip, leads, ctx) {
   node.classList.add("select");
+  const ids = Array.isArray(leads) ? leads : [];
+  node.setAttribute("data-leads", ids.join(" "));
+  if (ctx && ids.includes(ctx.hint)) node.classList.add("hint");
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
-  if (tooltip) el("title", {}, node, tooltip);
+  if (tooltip) {
+    node.setAttribute("aria-label", tooltip);
+    el("title", {}, node, tooltip);
+  }
   node.addEventListener("click", (event) => {
     event.stopPropagation();
     onSelect();
@@ -159,4 +182,75 @@ export function seatLegend(parent, x, y, players, ctx) {
     cx += 16 + Math.max(50, 7 * t.textContent.length);
   }
   return g;
+}
+
+// Escape drops a board's partial selection: one listener for the page, the newest board's callback.
+let escapeHandler = null;
+export function onEscape(handler) {
+  if (escapeHandler === null && typeof document !== "undefined") {
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && typeof escapeHandler === "function") escapeHandler();
+    });
+  }
+  escapeHandler = handler || (() => {});
+}
+
+// A button drawn on the board for a move that has no place of its own (stop, keep the joker, a shout).
+export function chip(parent, x, y, w, h, text, action, ctx, options) {
+  const o = options || {};
+  const g = el("g", { class: "chip" }, parent);
+  el("rect", { x, y, width: w, height: h, rx: 8, fill: o.fill || "#fff", stroke: "#888", class: "hit" }, g);
+  label(g, x + w / 2, y + h / 2, text, { class: "bold", style: o.textFill ? `fill:${o.textFill}` : undefined });
+  makeTarget(g, action, ctx, o.tooltip || text);
+  return g;
+}
+
+// True when every legal move's action string is one the board offers as a target (by its patterns).
+export function allMatch(legal, patterns) {
+  const list = Array.isArray(legal) ? legal : [];
+  return list.length > 0 && list.every((m) => typeof m.action_string === "string" && patterns.some((re) => re.test(m.action_string)));
+}
+
+// Keeps text boxes from overlapping: place() takes the first candidate spot whose box (estimated
+// from the font size and the text's length) is free, and reserves it.
+export function placer() {
+  const boxes = [];
+  const free = (b) => boxes.every((o) => b.x2 <= o.x1 || o.x2 <= b.x1 || b.y2 <= o.y1 || o.y2 <= b.y1);
+  const box = (x, y, text, size) => {
+    const w = 0.62 * size * String(text).length + 2;
+    const h = 1.2 * size;
+    return { x1: x - w / 2, x2: x + w / 2, y1: y - h / 2, y2: y + h / 2 };
+  };
+  return {
+    reserve(x, y, text, size) { boxes.push(box(x, y, text, size)); },
+    place(candidates, text, size) {
+      for (const [x, y] of candidates) {
+        const b = box(x, y, text, size);
+        if (free(b)) { boxes.push(b); return [x, y]; }
+      }
+      return null;
+    },
+  };
+}
+
+// Text broken into lines of at most `chars` characters at spaces; returns the y under the last line.
+export function wrapped(parent, x, y, text, chars, lineHeight, attrs) {
+  const lines = [];
+  let line = "";
+  for (const word of String(text).split(" ")) {
+    if (line && line.length + 1 + word.length > chars) { lines.push(line); line = word; }
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  lines.forEach((t, i) => el("text", { x, y: y + i * lineHeight, ...(attrs || {}) }, parent, t));
+  return y + lines.length * lineHeight;
+}
+
+// The last move in words, for the footer ("" when the page told of none).
+export function lastWords(ctx) {
+  if (!(ctx && ctx.last && ctx.last.action_string)) return "";
+  const who = ctx.last.player === null || ctx.last.player === undefined || ctx.last.player < 0
+    ? "chance" : seatName(ctx.last.player, ctx);
+  const words = typeof ctx.describe === "function" ? ctx.describe(ctx.last.action_string, ctx.last.player) : ctx.last.action_string;
+  return `last move: ${who} — ${words}`;
 }

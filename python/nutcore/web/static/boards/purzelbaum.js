@@ -3,7 +3,8 @@
 // Purzelbaum (docs/rules/purzelbaum.md: "the game has perfect information"), so the buried nuts
 // are drawn: every player at the table saw where each nut went.
 import {
-  el, label, svgRoot, legalByString, makeTarget, makeSelect, seatColor, seatLight, seatName, footer, lastString, isNum, arr,
+  el, label, svgRoot, legalByString, makeTarget, makeSelect, seatColor, seatLight, seatName, lastString, isNum, arr,
+  allMatch, isNarrow, NARROW_WIDTH, onEscape, placer, wrapped, lastWords,
 } from "./common.js";
 
 const DEFAULT_HOLES = [
@@ -41,6 +42,13 @@ function nutShape(parent, x, y, r) {
   return g;
 }
 
+const MOVE_PATTERNS = [/^target \d+ end \d+$/, /^bury \d+$/, /^dig \d+$/];
+
+// Every Purzelbaum move is a place on the board: a disk, or a branch end and then a disk.
+export function boardEntry(legal) {
+  return allMatch(legal, MOVE_PATTERNS);
+}
+
 export function render(container, view, ctx) {
   ctx = ctx || {};
   const params = ctx.params || {};
@@ -53,6 +61,7 @@ export function render(container, view, ctx) {
   const players = isNum(view.players) ? view.players : arr(view.leaves).length;
   const legal = legalByString(ctx);
   const last = lastString(ctx);
+  const narrow = isNarrow(container);
 
   // The legal shoves by branch end: end -> [{target, action}].
   const shoves = new Map();
@@ -68,119 +77,179 @@ export function render(container, view, ctx) {
   if (shoves.size === 1) selection.end = [...shoves.keys()][0];
   if (selection.end !== null && !shoves.has(selection.end)) selection.end = null;
   const rerender = () => render(container, view, ctx);
-
-  const svg = svgRoot(container, 800, 560, "Purzelbaum meadow");
-  const size = 520;
-  const scale = size / (2 * half);
-  const px = (x) => 20 + (x + half) * scale;
-  const py = (y) => 20 + (half - y) * scale; // y up, as in the model
-  const holeR = Math.min(0.26 * scale, 26);
-
-  // --- the meadow ---
-  el("rect", { x: 20, y: 20, width: size, height: size, rx: 14, fill: "#dcedc8", stroke: "#8bab6a", "stroke-width": 2 }, svg);
-  const targetsOfSelected = new Map((selection.end !== null ? shoves.get(selection.end) : []).map((t) => [t.target, t.action]));
-  rawHoles.forEach((pos, h) => {
-    if (!Array.isArray(pos)) return;
-    const hole = holes[h] || {};
-    const x = px(pos[0]);
-    const y = py(pos[1]);
-    const g = el("g", { "data-hole": h }, svg);
-    el("circle", { cx: x, cy: y, r: holeR + 5, fill: "#5d4037", "fill-opacity": 0.25 }, g);
-    el("circle", { cx: x, cy: y, r: holeR, fill: hole.white ? "#ffffff" : "#43a047", stroke: hole.white ? "#999" : "#1b5e20", "stroke-width": 1.5 }, g);
-    label(g, x - holeR - 2, y - holeR - 2, h, { class: "tiny muted" });
-    if (hole.leaf) leafPath(g, x - holeR * 0.25, y, holeR * 0.45);
-    if (isNum(hole.nuts) && hole.nuts > 0) {
-      // A brown badge with the count of nuts buried in the hole.
-      el("circle", { cx: x + holeR * 0.6, cy: y + holeR * 0.6, r: 8, fill: "#8d5a33", stroke: "#4e2f17" }, g);
-      label(g, x + holeR * 0.6, y + holeR * 0.6 + 0.5, hole.nuts, { class: "tiny bold", style: "fill:#fff" });
-    }
-    const shoveTarget = view.target === h && (view.phase === "tumble" || view.phase === "bury");
-    if (shoveTarget) el("circle", { cx: x, cy: y, r: holeR + 4, fill: "none", stroke: "#7b1fa2", "stroke-width": 2.5, "stroke-dasharray": "4 3" }, g);
-    if (last === `lands at hole ${h}` || last === `bury ${h}` || last === `dig ${h}`) el("circle", { cx: x, cy: y, r: holeR + 3, fill: "none", class: "last" }, g);
-    let action = legal.get(`dig ${h}`);
-    let tip = `dig ${h}`;
-    if (action === undefined) [action, tip] = [legal.get(`bury ${h}`), `bury ${h}`];
-    if (action === undefined && targetsOfSelected.has(h)) [action, tip] = [targetsOfSelected.get(h), `target ${h} end ${selection.end}`];
-    if (action !== undefined) {
-      el("circle", { cx: x, cy: y, r: holeR + 2, fill: "#ff7a00", "fill-opacity": 0.12, class: "hit" }, g);
-      makeTarget(g, action, ctx, tip);
+  onEscape(() => {
+    if (selection.end !== null && shoves.size > 1) {
+      selection.end = null;
+      rerender();
     }
   });
 
-  // --- the tree: trunk, branches and their ends ---
-  // The tree lies over the meadow but takes no clicks: a branch over a disk must not hide it.
+  // Wide: the meadow left, the seats right. Narrow: the meadow across the width, the seats under it.
+  const W = narrow ? NARROW_WIDTH : 800;
+  const size = narrow ? W - 16 : 520;
+  const ox = narrow ? 8 : 20;
+  const oy = narrow ? 8 : 20;
+  const scale = size / (2 * half);
+  const px = (x) => ox + (x + half) * scale;
+  const py = (y) => oy + (half - y) * scale; // y up, as in the model
+  const holeR = Math.min(0.26 * scale, 26);
+  const endR = narrow ? 11 : 10;
+  const fs = narrow ? 12 : 9;
+  const rowH = narrow ? 48 : 62;
+  const sideX = narrow ? 8 : 556;
+  const sideY = narrow ? oy + size + 22 : 36;
+  const seatCols = narrow ? 2 : 1;
+  const seatW = narrow ? (W - 16 - 8) / 2 : 232;
+  const H = narrow ? sideY + 5 * 18 + Math.ceil(players / seatCols) * (rowH + 6) + 70 : 560;
+  const svg = svgRoot(container, W, H, "Purzelbaum meadow", narrow);
+  const spots = placer();
+
+  el("rect", { x: ox, y: oy, width: size, height: size, rx: 14, fill: "#dcedc8", stroke: "#8bab6a", "stroke-width": 2 }, svg);
+  // --- the tree first: its branches lie under the disks, so that they hide no disk and no number ---
   const tree = el("g", { "pointer-events": "none" }, svg);
   for (let b = 0; b < lengths.length; b++) {
     const [a, c] = [endPos[2 * b], endPos[2 * b + 1]];
-    el("line", { x1: px(a[0]), y1: py(a[1]), x2: px(c[0]), y2: py(c[1]), stroke: "#6d4c41", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": 0.85 }, tree);
+    el("line", { x1: px(a[0]), y1: py(a[1]), x2: px(c[0]), y2: py(c[1]), stroke: "#8d6e63", "stroke-width": 5, "stroke-linecap": "round", "stroke-opacity": 0.7 }, tree);
   }
-  el("circle", { cx: px(0), cy: py(0), r: 16, fill: "#5d4037" }, tree);
+  el("circle", { cx: px(0), cy: py(0), r: narrow ? 9 : 14, fill: "#5d4037" }, tree);
   if ((view.phase === "tumble" || view.phase === "bury") && isNum(view.end) && isNum(view.target) && endPos[view.end] && rawHoles[view.target]) {
     const [ex, ey] = endPos[view.end];
     const [tx, ty] = rawHoles[view.target];
     el("line", { x1: px(ex), y1: py(ey), x2: px(tx), y2: py(ty), stroke: "#7b1fa2", "stroke-width": 2, "stroke-dasharray": "6 4" }, tree);
   }
-  endPos.forEach(([ex, ey], e) => {
-    const x = px(ex);
-    const y = py(ey);
-    const g = el("g", { "data-end": e }, svg);
-    const full = ends[e] === true;
-    el("circle", { cx: x, cy: y, r: 9, fill: full ? "#a5d6a7" : "#efebe9", stroke: "#4e342e", "stroke-width": 1.2, class: "hit-base" }, g);
-    if (full) {
-      leafPath(g, x - 2, y - 2, 5);
-      nutShape(g, x + 3, y + 3, 3.5);
+
+  // The branch ends' numbers sit inside their circles; the disks' numbers go where no other number is.
+  endPos.forEach(([ex, ey], e) => spots.reserve(px(ex), py(ey), e, fs));
+
+  // --- the meadow's disks ---
+  const targetsOfSelected = new Map((selection.end !== null ? shoves.get(selection.end) : []).map((t) => [t.target, t.action]));
+  const diskLayer = el("g", {}, svg);
+  rawHoles.forEach((pos, h) => {
+    if (!Array.isArray(pos)) return;
+    const hole = holes[h] || {};
+    const x = px(pos[0]);
+    const y = py(pos[1]);
+    const g = el("g", { "data-hole": h }, diskLayer);
+    el("circle", { cx: x, cy: y, r: holeR + 3, fill: "#5d4037", "fill-opacity": 0.25 }, g);
+    el("circle", { cx: x, cy: y, r: holeR, fill: hole.white ? "#ffffff" : "#43a047", stroke: hole.white ? "#999" : "#1b5e20", "stroke-width": 1.5, class: "hit-base" }, g);
+    if (hole.leaf) leafPath(g, x - holeR * 0.35, y + holeR * 0.3, holeR * 0.35);
+    const at = spots.place([[x, y - holeR * 0.45], [x - holeR - 6, y - holeR], [x + holeR + 6, y - holeR], [x - holeR - 6, y + holeR], [x + holeR + 6, y + holeR], [x, y + holeR * 0.5]], h, fs) || [x, y];
+    label(g, at[0], at[1], h, { class: "tiny bold", style: hole.white ? "fill:#333" : "fill:#fff" });
+    if (isNum(hole.nuts) && hole.nuts > 0) {
+      // A brown badge with the count of nuts buried in the hole.
+      const b = spots.place([[x + holeR * 0.55, y + holeR * 0.45], [x - holeR * 0.55, y + holeR * 0.45], [x + holeR + 4, y], [x - holeR - 4, y]], hole.nuts, fs) || [x, y + holeR * 0.5];
+      el("circle", { cx: b[0], cy: b[1], r: fs * 0.75, fill: "#8d5a33", stroke: "#4e2f17" }, g);
+      label(g, b[0], b[1] + 0.5, hole.nuts, { class: "tiny bold", style: "fill:#fff" });
     }
-    label(g, x + 12, y - 9, e, { class: "tiny", style: "fill:#4e342e" });
-    if (shoves.has(e)) {
-      const selected = selection.end === e;
-      el("circle", { cx: x, cy: y, r: 12, fill: "none", class: "hit" }, g);
-      if (selected) g.classList.add("selected");
-      makeSelect(g, () => {
-        selection.end = selected && shoves.size > 1 ? null : e;
-        rerender();
-      }, `end ${e}: choose this branch end, then a green disk`);
+    const shoveTarget = view.target === h && (view.phase === "tumble" || view.phase === "bury");
+    if (shoveTarget) el("circle", { cx: x, cy: y, r: holeR + 4, fill: "none", stroke: "#7b1fa2", "stroke-width": 2.5, "stroke-dasharray": "4 3" }, g);
+    if (last === `lands at hole ${h}` || last === `bury ${h}` || last === `dig ${h}` || /^target (\d+) /.exec(last)?.[1] === String(h)) g.classList.add("last");
+    let action = legal.get(`dig ${h}`);
+    let tip = `dig in hole ${h}`;
+    if (action === undefined) [action, tip] = [legal.get(`bury ${h}`), `hide the nut in hole ${h}`];
+    if (action === undefined && targetsOfSelected.has(h)) [action, tip] = [targetsOfSelected.get(h), `shake branch end ${selection.end}, aiming at disk ${h}`];
+    if (action !== undefined) {
+      // A touch target about 44 px across: the disk and a ring around it.
+      el("circle", { cx: x, cy: y, r: Math.max(holeR + 2, narrow ? 20 : 0), fill: "#ff7a00", "fill-opacity": 0.12, class: "hit" }, g);
+      makeTarget(g, action, ctx, tip);
     }
   });
 
-  // --- the side panel: season, seats, what to do ---
+  // --- the branch ends: over the disks while one is to be chosen, under them once one is chosen ---
+  const endLayer = el("g", {}, svg);
+  if (selection.end !== null) svg.insertBefore(endLayer, diskLayer);
+  endPos.forEach(([ex, ey], e) => {
+    const x = px(ex);
+    const y = py(ey);
+    const g = el("g", { "data-end": e }, endLayer);
+    const full = ends[e] === true;
+    el("circle", { cx: x, cy: y, r: endR, fill: full ? "#a5d6a7" : "#efebe9", stroke: "#4e342e", "stroke-width": 1.2, class: "hit-base" }, g);
+    label(g, x, y + 0.5, e, { class: "tiny bold", style: "fill:#3e2723" });
+    if (/ end (\d+)$/.exec(last)?.[1] === String(e)) g.classList.add("last");
+    if (shoves.has(e)) {
+      const selected = selection.end === e;
+      el("circle", { cx: x, cy: y, r: narrow ? 16 : endR + 3, fill: "#ff7a00", "fill-opacity": 0.08, class: "hit" }, g);
+      if (selected) g.classList.add("chosen");
+      makeSelect(g, () => {
+        selection.end = selected && shoves.size > 1 ? null : e;
+        rerender();
+      }, selected ? `branch end ${e} chosen: click a green disk (or here again to cancel)` : `branch end ${e}: choose it, then a green disk`,
+      shoves.get(e).map((t) => t.action), ctx);
+    }
+  });
+
+  // --- the seats, the season, what to do ---
   const side = el("g", {}, svg);
-  el("text", { x: 560, y: 36, class: "bold", "font-size": 16 }, side, "Purzelbaum");
-  el("text", { x: 560, y: 56, class: "small" }, side, `${{ autumn: "Autumn: shove nuts off the tree", winter: "Winter: dig for nuts", over: "Game over" }[view.season] || ""} · turn ${(view.turn ?? 0) + 1}`);
+  let y = sideY;
+  const seasonWords = { autumn: "Autumn: shake nuts off the tree", winter: "Winter: dig for nuts", over: "Game over" }[view.season] || "";
+  el("text", { x: sideX, y, class: "bold", "font-size": 16 }, side, "Purzelbaum");
+  y += 20;
+  el("text", { x: sideX, y, class: "small" }, side, `${seasonWords} · turn ${(view.turn ?? 0) + 1}`);
+  y += 17;
   const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
   const status = [];
   if (mover !== null) status.push(`to move: ${seatName(mover, ctx)}`);
   else if (view.phase === "terminal") status.push("game over");
-  else if (view.phase === "tumble") status.push("chance: the nut tumbles");
-  if (isNum(view.shover)) status.push(`${seatName(view.shover, ctx)} shoves end ${view.end} at disk ${view.target}`);
-  if (view.phase === "bury") status.push("the nut left the box: bury it");
-  if (shoves.size) status.push(selection.end === null ? "click a branch end, then a green disk" : `end ${selection.end} chosen: click a green disk`);
-  status.forEach((t, i) => el("text", { x: 560, y: 80 + i * 16, class: "small" }, side, t));
-  const rowH = 62;
+  else if (view.phase === "tumble") status.push("the nut tumbles");
+  if (isNum(view.shover)) status.push(`${seatName(view.shover, ctx)} shook branch end ${view.end} at disk ${view.target}`);
+  if (view.phase === "bury") status.push("the nut left the meadow: hide it in a hole");
+  if (shoves.size) status.push(selection.end === null ? "click a branch end, then a green disk" : `branch end ${selection.end} chosen: click a green disk`);
+  const chars = narrow ? 50 : 36;
+  for (const t of status) y = wrapped(side, sideX, y, t, chars, 16, { class: "small" });
+  if (selection.end !== null && shoves.size > 1) {
+    // The chosen end lies under the disks (it sits on some): this button (or Escape) drops the choice.
+    const cancel = el("g", { class: "chip cancel" }, side);
+    el("rect", { x: sideX, y: y - 4, width: narrow ? 200 : 190, height: narrow ? 40 : 26, rx: 8, fill: "#fff", stroke: "#888", class: "hit" }, cancel);
+    label(cancel, sideX + (narrow ? 100 : 95), y - 4 + (narrow ? 20 : 13), "choose another branch end", { class: "small" });
+    makeSelect(cancel, () => {
+      selection.end = null;
+      rerender();
+    }, "drop the chosen branch end", [], ctx);
+    y += narrow ? 44 : 30;
+  }
+  y = Math.max(y + 4, narrow ? y + 4 : 150);
   for (let s = 0; s < players; s++) {
-    const y0 = 150 + s * (rowH + 6);
+    const x0 = sideX + (s % seatCols) * (seatW + 8);
+    const y0 = y + Math.floor(s / seatCols) * (rowH + 6);
     const g = el("g", { "data-seat": s }, side);
-    el("rect", { x: 556, y: y0, width: 232, height: rowH, rx: 8, fill: seatLight(s), stroke: mover === s ? seatColor(s) : "#ccc", "stroke-width": mover === s ? 3 : 1 }, g);
-    el("circle", { cx: 572, cy: y0 + 16, r: 7, fill: seatColor(s) }, g);
+    el("rect", { x: x0, y: y0, width: seatW, height: rowH, rx: 8, fill: seatLight(s), stroke: mover === s ? seatColor(s) : "#ccc", "stroke-width": mover === s ? 3 : 1 }, g);
+    el("circle", { cx: x0 + 12, cy: y0 + 14, r: 6, fill: seatColor(s) }, g);
     const leaves = arr(view.leaves)[s] ?? 0;
     const nuts = arr(view.nuts)[s] ?? 0;
-    el("text", { x: 584, y: y0 + 20, class: "small bold" }, g, `${seatName(s, ctx)} · ${leaves + nuts} pts`);
-    leafPath(g, 580, y0 + 42, 8);
-    el("text", { x: 594, y: y0 + 46, class: "small" }, g, `${leaves} lea${leaves === 1 ? "f" : "ves"}`);
-    nutShape(g, 670, y0 + 42, 7);
-    el("text", { x: 684, y: y0 + 46, class: "small" }, g, `${nuts} nut${nuts === 1 ? "" : "s"}`);
+    el("text", { x: x0 + 24, y: y0 + 18, class: "small bold" }, g, `${seatName(s, ctx)} · ${leaves + nuts} points`);
+    leafPath(g, x0 + 14, y0 + rowH - 14, 6);
+    el("text", { x: x0 + 26, y: y0 + rowH - 10, class: "small" }, g, `${leaves} lea${leaves === 1 ? "f" : "ves"}`);
+    nutShape(g, x0 + seatW / 2 + 8, y0 + rowH - 14, 6);
+    el("text", { x: x0 + seatW / 2 + 20, y: y0 + rowH - 10, class: "small" }, g, `${nuts} nut${nuts === 1 ? "" : "s"}`);
   }
-  // Legend.
-  const ly = 150 + 4 * (rowH + 6) + 6;
-  const lg = el("g", {}, side);
-  el("circle", { cx: 568, cy: ly, r: 8, fill: "#43a047", stroke: "#1b5e20" }, lg);
-  el("text", { x: 582, y: ly + 4, class: "tiny" }, lg, "green disk (open)");
-  el("circle", { cx: 688, cy: ly, r: 8, fill: "#fff", stroke: "#999" }, lg);
-  el("text", { x: 702, y: ly + 4, class: "tiny" }, lg, "white disk");
-  leafPath(lg, 568, ly + 24, 6);
-  el("text", { x: 582, y: ly + 28, class: "tiny" }, lg, "leaf");
-  nutShape(lg, 688, ly + 24, 5);
-  el("text", { x: 702, y: ly + 28, class: "tiny" }, lg, "buried nuts");
-  footer(svg, 20, 554, ctx);
+  y += Math.ceil(players / seatCols) * (rowH + 6) + 14;
+  if (!narrow) {
+    const lg = el("g", {}, side);
+    el("circle", { cx: 568, cy: y, r: 8, fill: "#43a047", stroke: "#1b5e20" }, lg);
+    el("text", { x: 582, y: y + 4, class: "tiny" }, lg, "green disk (open)");
+    el("circle", { cx: 688, cy: y, r: 8, fill: "#fff", stroke: "#999" }, lg);
+    el("text", { x: 702, y: y + 4, class: "tiny" }, lg, "white disk");
+    el("circle", { cx: 568, cy: y + 24, r: 8, fill: "#a5d6a7", stroke: "#4e342e" }, lg);
+    el("text", { x: 582, y: y + 28, class: "tiny" }, lg, "branch end with its nut");
+    nutShape(lg, 688, y + 24, 5);
+    el("text", { x: 702, y: y + 28, class: "tiny" }, lg, "buried nuts");
+  }
+  const words = lastWords(ctx);
+  if (words) {
+    if (narrow) wrapped(svg, sideX, y, words, 50, 16, { class: "small muted" });
+    else el("text", { x: 20, y: 554, class: "small muted" }, svg, words);
+  }
+}
+
+// Each seat's points: its leaves and its nuts (docs/rules/purzelbaum.md, "Scoring").
+export function points(view) {
+  const leaves = arr(view && view.leaves);
+  const nuts = arr(view && view.nuts);
+  if (!leaves.length || leaves.length !== nuts.length || ![...leaves, ...nuts].every(isNum)) return null;
+  return leaves.map((l, s) => [
+    { label: "leaves won", value: l },
+    { label: "nuts", value: nuts[s] },
+  ]);
 }
 
 // ----- for players: the rules in short, moves in words, why the game ended
@@ -200,7 +269,8 @@ nut rolls into the nearest hole (or off the meadow: then the next player hides i
 leaf and every nut in the hole. A hole with no nut turns green and is out.</p>
 <h4>The board</h4>
 <ul>
-<li>Green disk: open; white disk: covered. Orange leaf: a leaf; brown nut: buried nuts.</li>
+<li>Green disk: open; white disk: covered. Orange leaf: a leaf; brown badge: buried nuts.</li>
+<li>A light green branch end still holds its nut and leaf.</li>
 <li>Numbers on the tree are branch ends; numbers on the meadow are holes.</li>
 <li>Without memory aids the page shows only what lies on top: remember the rest yourself.</li>
 </ul>
