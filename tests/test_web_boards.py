@@ -365,6 +365,8 @@ def test_hint_and_last_move_are_marked(page, game, players):
         assert marks["hinted"], (game, view.get("phase"), hint)
         assert all(str(hint) in ids for ids in marks["hinted"]), (hint, marks["hinted"])
         assert marks["last"] == 0
+    _, cases = _cases(game, players, seed=11 * players + 1, count=24)
+    for view, ctx, _, _ in cases:
         last = ctx["last"]
         if last and last["player"] is not None and last["player"] >= 0 and re.match(PLACED_LAST[game], last["action_string"]):
             _render_one(page, game, g.params, view, ctx)

@@ -2,8 +2,21 @@
 // the roll, and each seat's stores, kept jokers and points. Auf die Nüsse! has perfect
 // information, so the view is the whole state (docs/rules/auf_die_nuesse.md, "Canonical JSON").
 import {
-  el, label, svgRoot, legalByString, makeTarget, seatColor, seatLight, seatName, footer, lastString, isNum, arr, pawn,
+  el, label, svgRoot, legalByString, makeTarget, makeSelect, seatColor, seatLight, seatName, footer, lastString, isNum, arr, pawn,
+  allMatch, chip, onEscape,
 } from "./common.js";
+
+const MOVE_PATTERNS = [/^roll$/, /^stop$/, /^space \d+$/, /^take slot \d+$/, /^store \d+$/, /^joker \S+ as \S+ store \d+$/,
+  /^keep joker$/, /^steal seat \d+ store \d+$/, /^no steal$/, /^done$/, /^put [ABDE]$/];
+
+// A store that takes the pending nut in several ways (a joker as either kind, which kept joker) opens a
+// chooser; the choice survives re-renders while the legal moves stay the same.
+let selection = { key: null, store: null };
+
+// Every move is a place on the board (a space, a slot, a store, the die) or a button drawn on it.
+export function boardEntry(legal) {
+  return allMatch(legal, MOVE_PATTERNS);
+}
 
 const KINDS = ["walnut", "hazelnut", "beechnut", "acorn"];
 const KIND_COLORS = { walnut: "#8d5a33", hazelnut: "#e0a040", beechnut: "#b04a4a", acorn: "#5f8a3a" };
@@ -106,6 +119,7 @@ export function render(container, view, ctx) {
     present.forEach(([s, c], i) => {
       pawn(g, sp.x - ((present.length - 1) * step) / 2 + i * step, sp.y + 31, s, 9, c);
     });
+    if (last === `put ${name}`) g.classList.add("last");
     const put = legal.get(`put ${name}`);
     if (put !== undefined) {
       el("rect", { x: sp.x - sp.w / 2, y: sp.y, width: sp.w, height: SPACE_H, rx: 8, fill: "#ff7a00", "fill-opacity": 0.12, class: "hit" }, g);
@@ -122,7 +136,7 @@ export function render(container, view, ctx) {
     drawCard(g, x, y, 68, 50, faceUp[i]);
     label(g, SLOT_X[i], y + 60, `slot ${i}`, { class: "tiny muted" });
     if (view.refill_slot === i) el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "none", stroke: "#7b1fa2", "stroke-width": 2, "stroke-dasharray": "3 2" }, g);
-    if (last === `take slot ${i}`) el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "none", class: "last" }, g);
+    if (last === `take slot ${i}`) g.classList.add("last");
     const take = legal.get(`take slot ${i}`);
     if (take !== undefined) {
       el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "#ff7a00", "fill-opacity": 0.1, class: "hit" }, g);
@@ -147,7 +161,7 @@ export function render(container, view, ctx) {
     el("circle", { cx, cy, r: 15, fill: occupied ? seatColor(active) : "#fff", stroke: "#8a9a7a", "stroke-width": 1.2 }, g);
     label(g, cx, cy, n, { class: "small bold", style: occupied ? "fill:#fff" : undefined });
     label(g, cx, cy + 23, `→${TRACK_DEST[n]}`, { class: "tiny muted" });
-    if (last === `space ${n}`) el("circle", { cx, cy, r: 18, fill: "none", class: "last" }, g);
+    if (last === `space ${n}`) g.classList.add("last");
     const sp = legal.get(`space ${n}`);
     if (sp !== undefined) {
       el("circle", { cx, cy, r: 18, fill: "#ff7a00", "fill-opacity": 0.15, class: "hit" }, g);
@@ -182,12 +196,13 @@ export function render(container, view, ctx) {
     el("text", { x: 330, y: 418, class: "tiny muted" }, info, `to place${isNum(view.seat) ? ` (${seatName(view.seat, ctx)})` : ""}`);
     drawCard(info, 340, 424, 68, 50, view.pending);
   }
-  const stop = legal.get("stop");
-  if (stop !== undefined) {
-    const g = el("g", {}, info);
-    el("rect", { x: 22, y: 480, width: 60, height: 26, rx: 6, fill: "#fff", stroke: "#888", class: "hit" }, g);
-    label(g, 52, 493, "stop", { class: "small bold" });
-    makeTarget(g, stop, ctx, "stop");
+  // The moves without a place of their own, as buttons on the board.
+  let bx = 22;
+  for (const [text, words, w] of [["stop", "stop", 60], ["keep joker", "keep the joker", 120], ["no steal", "steal nothing", 110], ["done", "place no more jokers", 160]]) {
+    const a = legal.get(text);
+    if (a === undefined) continue;
+    chip(info, bx, 482, w, 28, words, a, ctx);
+    bx += w + 8;
   }
 
   // --- the seats: stores, supply, kept jokers, points ---
@@ -196,8 +211,18 @@ export function render(container, view, ctx) {
   const jokerMoves = [];
   for (const [s, a] of legal) {
     const m = /^joker (\S+) as (\S+) store (\d+)$/.exec(s);
-    if (m) jokerMoves.push({ store: Number(m[3]), action: a, text: s });
+    if (m) jokerMoves.push({ store: Number(m[3]), action: a, text: s, words: `${m[1].replace("/", " or ")} joker as ${m[2]}` });
   }
+  const key = JSON.stringify(arr(ctx.legal).map((m) => m.action));
+  if (selection.key !== key) selection = { key, store: null };
+  const rerender = () => render(container, view, ctx);
+  onEscape(() => {
+    if (selection.store !== null) {
+      selection.store = null;
+      rerender();
+    }
+  });
+  let chooser = null;
   for (let s = 0; s < players; s++) {
     const y0 = 34 + s * (panelH + 4);
     const g = el("g", { "data-seat": s }, svg);
@@ -223,15 +248,29 @@ export function render(container, view, ctx) {
       label(sg, x + sw / 2, y + sh / 2 + 2, full ? `${values[i] ?? "?"}` : `${st.nuts}/${cap}`, { class: "small bold", style: st.kind ? "fill:#fff" : undefined });
       label(sg, x + sw / 2, y + sh - 8, full ? "pts" : `${values[i] ?? "?"} pts`, { class: "tiny", style: st.kind ? "fill:#fff" : undefined });
       if (isNum(st.jokers) && st.jokers > 0) label(sg, x + sw - 7, y + 9, `J${st.jokers}`, { class: "tiny bold", style: "fill:#fff" });
-      if (mover === s && last === `store ${i}`) el("rect", { x, y, width: sw, height: sh, rx: 4, fill: "none", class: "last" }, sg);
       let action;
       let tip;
+      const lastHere = ctx.last && ctx.last.player === s && (last === `store ${i}` || new RegExp(`^joker \\S+ as \\S+ store ${i}$`).test(last));
+      if (lastHere || last === `steal seat ${s} store ${i}`) sg.classList.add("last");
       if (mover === s) {
-        action = legal.get(`store ${i}`);
-        tip = `store ${i}`;
-        const jm = jokerMoves.filter((m) => m.store === i);
-        // A joker can go to one store in several ways (which joker, as which kind): only an unambiguous one is a target.
-        if (action === undefined && jm.length === 1) [action, tip] = [jm[0].action, jm[0].text];
+        // The ways into this store: the pending nut, or a joker as one of its kinds (which joker, if several).
+        const options = [];
+        if (legal.has(`store ${i}`)) options.push({ action: legal.get(`store ${i}`), text: `store ${i}`, words: "the nut" });
+        options.push(...jokerMoves.filter((m) => m.store === i));
+        if (options.length === 1) [action, tip] = [options[0].action, `put it in store ${i}`];
+        else if (options.length > 1) {
+          const chosen = selection.store === i;
+          el("rect", { x: x - 1, y: y - 1, width: sw + 2, height: sh + 2, rx: 4, fill: "#ff7a00", "fill-opacity": 0.1, class: "hit" }, sg);
+          if (chosen) {
+            sg.classList.add("chosen");
+            chooser = { store: i, options };
+          }
+          makeSelect(sg, () => {
+            selection.store = chosen ? null : i;
+            rerender();
+          }, chosen ? `store ${i} chosen: pick how below (or here again to cancel)` : `store ${i}: choose it, then how the joker counts`,
+          options.map((o) => o.action), ctx);
+        }
       }
       const steal = legal.get(`steal seat ${s} store ${i}`);
       if (steal !== undefined) [action, tip] = [steal, `steal seat ${s} store ${i}`];
@@ -243,6 +282,23 @@ export function render(container, view, ctx) {
     const kept = view.kept_jokers && view.kept_jokers[s] ? Object.entries(view.kept_jokers[s]).filter(([, c]) => c > 0) : [];
     const keptText = kept.length ? kept.map(([n, c]) => `${n} ×${c}`).join(", ") : "none";
     el("text", { x: 460, y: y0 + panelH - 7, class: "tiny" }, g, `kept jokers: ${keptText}`);
+  }
+
+  // --- the chooser for a store with several ways in: drawn over the start track and the roll ---
+  if (chooser) {
+    const cg = el("g", { class: "chooser" }, svg);
+    el("rect", { x: 10, y: 326, width: 430, height: 192, rx: 10, fill: "#fffdf8", stroke: "#c2185b", "stroke-width": 2 }, cg);
+    el("text", { x: 22, y: 348, class: "small bold" }, cg, `Store ${chooser.store}: how does the nut go in?`);
+    chooser.options.forEach((o, k) => {
+      chip(cg, 22 + (k % 2) * 206, 362 + Math.floor(k / 2) * 40, 198, 32, o.words, o.action, ctx, { tooltip: `${o.words}, store ${chooser.store}` });
+    });
+    const back = el("g", { class: "chip cancel" }, cg);
+    el("rect", { x: 22, y: 478, width: 120, height: 30, rx: 8, fill: "#fff", stroke: "#888", class: "hit" }, back);
+    label(back, 82, 493, "cancel", { class: "small" });
+    makeSelect(back, () => {
+      selection.store = null;
+      rerender();
+    }, "drop the chosen store", [], ctx);
   }
 
   // --- legend ---
@@ -283,6 +339,25 @@ beechnut, acorn. "2/3" in a store: 2 nuts of 3; J1: one of them is a joker.</li>
 </ul>
 <p>When the draw pile runs out, the face-down reserve is used and the game ends after that round.
 Most points win.</p>`;
+
+// Each seat's points, store by store: a full store its value, any other 1 a nut (kept jokers score
+// nothing; docs/rules/auf_die_nuesse.md, "Scoring").
+export function points(view, params) {
+  const capacities = params && Array.isArray(params.store_capacities) ? params.store_capacities : DEFAULT_CAPACITIES;
+  const values = params && Array.isArray(params.store_values) ? params.store_values : DEFAULT_VALUES;
+  const stores = arr(view && view.stores);
+  if (!stores.length) return null;
+  return stores.map((seat) => {
+    const full = [];
+    let loose = 0;
+    arr(seat).forEach((st, i) => {
+      if (!st) return;
+      if (storeIsFull(st, capacities[i])) full.push({ label: `full store of ${capacities[i]} (store ${i})`, value: values[i] });
+      else if (isNum(st.nuts)) loose += st.nuts;
+    });
+    return [...full, { label: "nuts in stores not yet full, 1 each", value: loose }];
+  });
+}
 
 const nutWord = (card) =>
   card.includes("/") ? `a ${card.replace("/", " or ")} joker` : `${/^[aeiou]/.test(card) ? "an" : "a"} ${card}`;

@@ -5,7 +5,15 @@
 // The card set (kinds, scoring, predators) comes from ctx.params.cards when given.
 import {
   el, label, svgRoot, legalByString, makeTarget, makeSelect, seatColor, seatLight, seatName, footer, lastString, isNum, arr, pawn,
+  allMatch, onEscape,
 } from "./common.js";
+
+const MOVE_PATTERNS = [/^\S+ (face down )?to tree \d+$/, /^take tree \d+$/, /^apply \S+$/, /^play \S+$/];
+
+// Every move is on the board: a hand card and then a place under a tree, a tree, a predator, a hand card.
+export function boardEntry(legal) {
+  return allMatch(legal, MOVE_PATTERNS);
+}
 
 const KIND_COLORS = {
   hazelnut: "#c98236", acorn: "#8f6f2e", walnut: "#6b4226", berries: "#b0305c", mushrooms: "#8d6e63",
@@ -99,6 +107,12 @@ export function render(container, view, ctx) {
   if (plays.size === 1) selection.type = [...plays.keys()][0];
   if (selection.type !== null && !plays.has(selection.type)) selection.type = null;
   const rerender = () => render(container, view, ctx);
+  onEscape(() => {
+    if (selection.type !== null && plays.size > 1) {
+      selection.type = null;
+      rerender();
+    }
+  });
 
   const svg = svgRoot(container, 800, 560, "Nutz! board");
   el("text", { x: 12, y: 22, class: "bold", "font-size": 15 }, svg, `Nutz! — round ${view.round ?? 1} · ${PHASE_WORDS[phase] || ""}`);
@@ -134,6 +148,7 @@ export function render(container, view, ctx) {
       el("text", { x: x0 + w - 24, y: 66, "text-anchor": "end", class: "tiny" }, g, "taken by");
     }
     if (last === `take tree ${j}`) el("rect", { x: x0, y: 50, width: w, height: 240, rx: 10, fill: "none", class: "last" }, g);
+    const playedHere = new RegExp(` to tree ${j}$`).test(last) && !/^take /.test(last);
     const take = legal.get(`take tree ${j}`);
     if (take !== undefined) {
       el("rect", { x: x0 - 2, y: 48, width: w + 4, height: 244, rx: 11, fill: "#ff7a00", "fill-opacity": 0.08, class: "hit" }, g);
@@ -151,12 +166,13 @@ export function render(container, view, ctx) {
         // A face-down card: a back with who played it; its type only where the view holds it.
         back(cg, x0 + 8, y, w - 16, 50);
         moon(cg, x0 + 20, y + 12, 5);
-        label(cg, x0 + w / 2, y + 16, `face down by ${card.by}`, { class: "tiny", style: "fill:#fff" });
+        label(cg, x0 + w / 2, y + 16, `face down: ${seatName(card.by, ctx)}`, { class: "tiny", style: "fill:#fff" });
         if (card.card && card.card !== "hidden") label(cg, x0 + w / 2, y + 33, `(${card.card})`, { class: "tiny bold", style: "fill:#ffe082" });
       } else {
         faceUp(cg, x0 + 8, y, w - 16, 50, card.card, kinds, predators);
       }
       if (isNum(card.by)) el("circle", { cx: x0 + w - 16, cy: y + 40, r: 5, fill: seatColor(card.by), stroke: "#fff" }, cg);
+      if (playedHere && k === column.length - 1) el("rect", { x: x0 + 6, y: y - 2, width: w - 12, height: 54, rx: 6, fill: "none", class: "last" }, cg);
     }
     // Summer targets: the next free place under the tree, face up (left) and face down (right).
     const opts = selection.type !== null && plays.has(selection.type) ? plays.get(selection.type).get(j) : null;
@@ -231,11 +247,13 @@ export function render(container, view, ctx) {
       faceUp(hg, x, y, cw, ch, type, kinds, predators);
       if (mover === s && plays.has(type)) {
         el("rect", { x: x - 2, y: y - 2, width: cw + 4, height: ch + 4, rx: 6, fill: "none", class: "hit" }, hg);
-        if (selection.type === type) hg.classList.add("selected");
+        const chosen = selection.type === type;
+        if (chosen) hg.classList.add("chosen");
+        const leads = [...plays.get(type).values()].flatMap((o) => [o.up, o.down]).filter(Boolean).map((o) => o.action);
         makeSelect(hg, () => {
-          selection.type = selection.type === type && plays.size > 1 ? null : type;
+          selection.type = chosen && plays.size > 1 ? null : type;
           rerender();
-        }, `${type}: choose this card, then a tree`);
+        }, chosen ? `${cardWords(type)} chosen: click face up or face down under a tree (or the card again to cancel)` : `${cardWords(type)}: choose this card, then a tree`, leads, ctx);
       }
       const play = mover === s ? legal.get(`play ${kindOf(type)}`) : undefined;
       if (play !== undefined) {
@@ -286,6 +304,17 @@ The game ends when the last tree's moon tokens are used up; then everyone plays 
 <li>A card with * has a moon on it. Face-down cards show only their back (unless you played them).</li>
 <li>The cards in your hand are shown to you alone.</li>
 </ul>`;
+
+// Each seat's points, kind by kind of the food in its display (docs/rules/nutz.md, "Scoring").
+export function points(view, params) {
+  const kinds = params && params.cards && Array.isArray(params.cards.kinds) ? params.cards.kinds : null;
+  const displays = arr(view && view.displays);
+  if (!kinds || !displays.length) return null;
+  return displays.map((display) => kinds.filter((k) => k.score).map((k) => {
+    const c = isNum((display || {})[k.name]) ? display[k.name] : 0;
+    return { label: `${k.name}: ${c} card${c === 1 ? "" : "s"}`, value: scoreKind(k.score, c) };
+  }));
+}
 
 const cardWords = (card) => (card.endsWith("*") ? `${card.slice(0, -1)} (with a moon)` : card);
 
