@@ -5,7 +5,23 @@
 // has not seen as "hidden" (docs/rules/ritter.md, "JSON view"); it is drawn face down, never guessed.
 import {
   el, label, svgRoot, legalByString, makeTarget, seatColor, seatLight, seatName, footer, lastString, isNum, arr, pawn,
+  allMatch, isNarrow, wrapped, lastWords,
 } from "./common.js";
+
+const MOVE_PATTERNS = [/^to \S+$/, /^silent$/, /^shout (Max|Leo|Fritz)$/];
+
+// Every move is on the board: a place for the knight, or a shout button.
+export function boardEntry(legal) {
+  return allMatch(legal, MOVE_PATTERNS);
+}
+
+// Each seat's points: its place on the score track (the view holds no account of how it got there;
+// carried hazelnuts score nothing until delivered).
+export function points(view) {
+  const scores = arr(view && view.scores);
+  if (!scores.length || !scores.every(isNum)) return null;
+  return scores.map((sc) => [{ label: "place on the score track", value: sc }]);
+}
 
 const THIEVES = ["Max", "Leo", "Fritz"];
 const THIEF_COLORS = { Max: "#8e44ad", Leo: "#b8860b", Fritz: "#e8702a" };
@@ -26,9 +42,9 @@ function sameBoard(a, b) {
 
 // Node positions: the default board as an octagon with its hiding places outside the B8-B1 and
 // B4-B5 edges; any other board as bushes on a circle and hiding places on an inner one.
-function layout(board) {
+function layout(board, cx = CX, cy = CY, f = 1) {
   const pos = {};
-  const polar = (r, deg) => [CX + r * Math.cos((deg * Math.PI) / 180), CY - r * Math.sin((deg * Math.PI) / 180)];
+  const polar = (r, deg) => [cx + f * r * Math.cos((deg * Math.PI) / 180), cy - f * r * Math.sin((deg * Math.PI) / 180)];
   if (sameBoard(board, DEFAULT_BOARD)) {
     DEFAULT_BOARD.bushes.forEach((b, i) => { pos[b] = polar(180, 157.5 - 45 * i); });
     pos.H1 = polar(235, 180);
@@ -38,16 +54,16 @@ function layout(board) {
   const bushes = arr(board.bushes);
   const hides = arr(board.hiding_places);
   bushes.forEach((b, i) => { pos[b] = polar(200, 90 - (360 * i) / Math.max(1, bushes.length)); });
-  hides.forEach((h, i) => { pos[h] = hides.length === 1 ? [CX, CY] : polar(85, 90 - (360 * i) / hides.length + 45); });
+  hides.forEach((h, i) => { pos[h] = hides.length === 1 ? [cx, cy] : polar(85, 90 - (360 * i) / hides.length + 45); });
   return pos;
 }
 
-function thiefCard(parent, x, y, top, probe) {
+function thiefCard(parent, x, y, top, probe, w = 30) {
   // A known top: its kind when the view holds it, else a face-down card ("hidden": not seen by this seat).
   const g = el("g", { "data-probe": probe }, parent);
   const known = THIEVES.includes(top);
-  el("rect", { x, y, width: 30, height: 20, rx: 3, fill: known ? THIEF_COLORS[top] : "#455a64", stroke: "#222" }, g);
-  label(g, x + 15, y + 10.5, known ? top : "?", { class: "tiny bold", style: "fill:#fff" });
+  el("rect", { x, y, width: w, height: 20, rx: 3, fill: known ? THIEF_COLORS[top] : "#455a64", stroke: "#222" }, g);
+  label(g, x + w / 2, y + 10.5, known ? top : "?", { class: "tiny bold", style: "fill:#fff" });
   return g;
 }
 
@@ -58,14 +74,19 @@ export function render(container, view, ctx) {
   const board = params.board && Array.isArray(params.board.bushes)
     ? params.board
     : { bushes: stacks.map((s) => s && s.bush).filter(Boolean), hiding_places: [], edges: [] };
-  const pos = layout(board);
+  // Narrow (a phone): the board smaller across the width, the panel and a flat score track under it.
+  const narrow = isNarrow(container);
+  const f = narrow ? 0.62 : 1;
+  const pos = narrow ? layout(board, 180, 190, f) : layout(board);
   const players = isNum(view.players) ? view.players : arr(view.knights).length;
   const legal = legalByString(ctx);
   const last = lastString(ctx);
   const mover = isNum(view.current_player) && view.current_player >= 0 ? view.current_player : null;
-  const svg = svgRoot(container, 800, 560, "Die Ritter von der Haselnuss board");
+  const svg = svgRoot(container, narrow ? 360 : 800, 560, "Die Ritter von der Haselnuss board", narrow);
 
-  el("text", { x: 12, y: 24, class: "bold", "font-size": 15 }, svg, `Die Ritter von der Haselnuss — turn ${(view.turn ?? 0) + 1}${view.phase === "place" ? " · place your knights" : ""}`);
+  const title = `Die Ritter von der Haselnuss — turn ${(view.turn ?? 0) + 1}${view.phase === "place" ? " · place your knights" : ""}`;
+  if (narrow) wrapped(svg, 8, 18, title, 44, 17, { class: "bold" });
+  else el("text", { x: 12, y: 24, class: "bold", "font-size": 15 }, svg, title);
 
   // --- edges ---
   const eg = el("g", {}, svg);
@@ -84,32 +105,32 @@ export function render(container, view, ctx) {
   const hides = new Set(arr(board.hiding_places));
   for (const [name, [x, y]] of Object.entries(pos)) {
     const g = el("g", { "data-node": name }, svg);
-    const r = 34;
+    const r = narrow ? 24 : 34;
     if (hides.has(name)) {
-      el("rect", { x: x - 30, y: y - 24, width: 60, height: 48, rx: 16, fill: "#8d6e63", stroke: "#4e342e", "stroke-width": 1.5 }, g);
-      label(g, x, y - 8, name, { class: "small bold", style: "fill:#fff" });
-      label(g, x, y + 8, "hiding place", { class: "tiny", style: "fill:#fff" });
+      el("rect", { x: x - 30 * f, y: y - 24 * f, width: 60 * f, height: 48 * f, rx: 16 * f, fill: "#8d6e63", stroke: "#4e342e", "stroke-width": 1.5 }, g);
+      label(g, x, y - (narrow ? 0 : 8), name, { class: "small bold", style: "fill:#fff" });
+      if (!narrow) label(g, x, y + 8, "hiding place", { class: "tiny", style: "fill:#fff" });
     } else {
       const st = stackOf[name] || { cards: 0, top: null, seen_by: [] };
       el("circle", { cx: x, cy: y, r, fill: st.cards > 0 ? "#66bb6a" : "#c5e1a5", stroke: "#2e7d32", "stroke-width": 1.5 }, g);
-      label(g, x, y - 22, name, { class: "small bold" });
+      label(g, x, y - (narrow ? 15 : 22), name, { class: "small bold" });
       // The stack: a pile of card backs with its height.
       const h = Math.min(st.cards || 0, 8);
-      for (let i = 0; i < h; i++) el("rect", { x: x - 24 + i * 0.8, y: y - 9 - i * 1.6, width: 18, height: 24, rx: 2, fill: "#6d4c41", stroke: "#3e2723", "stroke-width": 0.6 }, g);
-      label(g, x - 15, y + 22, st.cards > 0 ? `${st.cards}` : "empty", { class: "tiny bold" });
+      for (let i = 0; i < h; i++) el("rect", { x: x - 24 * f + i * 0.8, y: y - 9 * f - i * 1.6, width: 18 * f, height: 24 * f, rx: 2, fill: "#6d4c41", stroke: "#3e2723", "stroke-width": 0.6 }, g);
+      label(g, x - 13, y + (narrow ? 16 : 22), st.cards > 0 ? `${st.cards}` : "empty", { class: "tiny bold" });
       if (st.top !== null && st.top !== undefined) {
-        thiefCard(g, x - 2, y - 12, st.top, `top:${name}`);
-        arr(st.seen_by).forEach((s, i) => el("circle", { cx: x + 2 + i * 7, cy: y + 14, r: 3, fill: seatColor(s) }, g));
-        label(g, x + 13, y + 23, "seen by", { class: "tiny muted", "font-size": 6 });
+        thiefCard(g, x - 4, y - (narrow ? 8 : 12), st.top, `top:${name}`, narrow ? 36 : 30);
+        arr(st.seen_by).forEach((s, i) => el("circle", { cx: x + 2 + i * 7, cy: y + (narrow ? 18 : 14), r: 3, fill: seatColor(s) }, g));
+        if (!narrow) label(g, x + 13, y + 23, "seen by", { class: "tiny muted", "font-size": 6 });
       }
     }
     if (name === drawerNode && view.phase !== "move" && view.phase !== "roll") el("circle", { cx: x, cy: y, r: r + 5, fill: "none", stroke: "#7b1fa2", "stroke-width": 2, "stroke-dasharray": "4 3" }, g);
-    if (last === `to ${name}`) el("circle", { cx: x, cy: y, r: r + 3, fill: "none", class: "last" }, g);
+    if (last === `to ${name}` || last.startsWith(`to ${name};`)) el("circle", { cx: x, cy: y, r: r + 3, fill: "none", class: "last" }, g);
     (knightsAt[name] || []).forEach((s, i, all) => {
       const kx = x - ((all.length - 1) * 16) / 2 + i * 16;
-      const ky = y + r + 9;
+      const ky = y + r + (narrow ? 11 : 9);
       el("path", { d: `M${kx - 7},${ky - 8} H${kx + 7} V${ky} Q${kx + 7},${ky + 7} ${kx},${ky + 9} Q${kx - 7},${ky + 7} ${kx - 7},${ky} Z`, fill: seatColor(s), stroke: "#fff", "stroke-width": 1.2 }, g);
-      label(g, kx, ky - 1, s, { class: "tiny bold", style: "fill:#fff" });
+      label(g, kx, ky - 1, seatName(s, ctx).slice(0, 1), { class: "tiny bold", style: "fill:#fff" });
     });
     const action = legal.get(`to ${name}`);
     if (action !== undefined) {
@@ -120,8 +141,8 @@ export function render(container, view, ctx) {
 
   // --- side panel ---
   const side = el("g", {}, svg);
-  const px = 560;
-  let y = 50;
+  const px = narrow ? 8 : 560;
+  let y = narrow ? Math.max(...Object.values(pos).map((p) => p[1])) + 60 : 50;
   const line = (text, cls = "small") => { el("text", { x: px, y, class: cls }, side, text); y += 16; };
   if (mover !== null) line(`to move: ${seatName(mover, ctx)}`, "small bold");
   else if (view.phase === "terminal") line("game over", "small bold");
@@ -151,14 +172,14 @@ export function render(container, view, ctx) {
   const chips = ["silent", "shout Max", "shout Leo", "shout Fritz"].filter((s) => legal.has(s));
   chips.forEach((s, i) => {
     const g = el("g", {}, side);
-    const cx = px + i * 47;
+    const cx = px + i * 50;
     const name = s.replace("shout ", "");
-    el("rect", { x: cx, y: y - 4, width: 44, height: 24, rx: 6, fill: THIEF_COLORS[name] || "#fff", stroke: "#555", class: "hit" }, g);
-    label(g, cx + 22, y + 8, name, { class: "small bold", style: THIEF_COLORS[name] ? "fill:#fff" : undefined });
-    makeTarget(g, legal.get(s), ctx, s);
+    el("rect", { x: cx, y: y - 4, width: 46, height: 32, rx: 6, fill: THIEF_COLORS[name] || "#fff", stroke: "#555", class: "hit" }, g);
+    label(g, cx + 23, y + 12, name, { class: "small bold", style: THIEF_COLORS[name] ? "fill:#fff" : undefined });
+    makeTarget(g, legal.get(s), ctx, name === "silent" ? "stay silent" : `shout “${name}!”`);
   });
-  if (chips.length) y += 30;
-  y = Math.max(y + 6, 150);
+  if (chips.length) y += 38;
+  y = narrow ? y + 6 : Math.max(y + 6, 150);
   // Seats.
   const floor = isNum(params.score_floor) ? params.score_floor : -3;
   const target = isNum(params.score_target) ? params.score_target : 25;
@@ -173,12 +194,12 @@ export function render(container, view, ctx) {
     y += 56;
   }
   // Cards drawn so far (a seat's view) or still undrawn (the whole state).
-  if (view.revealed) {
-    const r = view.revealed;
-    line(`revealed: ${r.hazelnuts ?? 0} hazelnuts, Max ${r.Max ?? 0}, Leo ${r.Leo ?? 0}, Fritz ${r.Fritz ?? 0}`, "tiny");
-  } else if (view.pool) {
-    const p = view.pool;
-    line(`undrawn: ${p.hazelnuts ?? 0} hazelnuts, Max ${p.Max ?? 0}, Leo ${p.Leo ?? 0}, Fritz ${p.Fritz ?? 0}`, "tiny");
+  // Two short lines, clear of the score track.
+  const counts = view.revealed ? ["cards turned so far", view.revealed] : view.pool ? ["cards not yet turned", view.pool] : null;
+  if (counts) {
+    const [head, c] = counts;
+    line(`${head}: ${c.hazelnuts ?? 0} hazelnuts,`, "tiny");
+    line(`Max ${c.Max ?? 0}, Leo ${c.Leo ?? 0}, Fritz ${c.Fritz ?? 0}`, "tiny");
   }
   THIEVES.forEach((t, i) => {
     el("rect", { x: px + i * 60, y: y - 4, width: 10, height: 10, rx: 2, fill: THIEF_COLORS[t] }, side);
@@ -190,8 +211,29 @@ export function render(container, view, ctx) {
   el("rect", { x: px, y: y - 4, width: 10, height: 10, rx: 2, fill: "#455a64" }, side);
   el("text", { x: px + 13, y: y + 5, class: "tiny" }, side, "? a thief this seat has not seen");
 
-  // --- the score track (floor at the bottom, the coat of arms at the top) ---
+  // --- the score track (floor at the bottom, the coat of arms at the top; on a phone across, floor left) ---
   const tg = el("g", {}, svg);
+  if (narrow) {
+    y += 30;
+    const n = Math.max(1, target - floor + 1);
+    const cellW = 344 / n;
+    el("text", { x: 8, y, class: "small bold" }, tg, "Score track");
+    y += 14;
+    for (let v = floor; v <= target; v++) {
+      const cx = 8 + (v - floor) * cellW;
+      el("rect", { x: cx, y, width: cellW - 1, height: 22, fill: v === target ? "#ffd54f" : v === 0 ? "#e0e0e0" : "#f5f5f5", stroke: "#ccc", "stroke-width": 0.5 }, tg);
+      if (v % 5 === 0 || v === target) label(tg, cx + cellW / 2, y + 34, v, { class: "tiny muted" });
+    }
+    arr(view.scores).forEach((sc, s) => {
+      if (!isNum(sc)) return;
+      const v = Math.max(floor, Math.min(target, sc));
+      pawn(tg, 8 + (v - floor) * cellW + cellW / 2, y + 4 + s * 5, s, Math.min(4, cellW / 2.2));
+    });
+    y += 56;
+    y = wrapped(svg, 8, y, lastWords(ctx), 50, 16, { class: "small muted" });
+    svg.setAttribute("viewBox", `0 0 360 ${y + 4}`);
+    return;
+  }
   const n = Math.max(1, target - floor + 1);
   const top = 40;
   const cell = 500 / n;
