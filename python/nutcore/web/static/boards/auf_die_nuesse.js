@@ -136,7 +136,7 @@ export function render(container, view, ctx) {
     drawCard(g, x, y, 68, 50, faceUp[i]);
     label(g, SLOT_X[i], y + 60, `slot ${i}`, { class: "tiny muted" });
     if (view.refill_slot === i) el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "none", stroke: "#7b1fa2", "stroke-width": 2, "stroke-dasharray": "3 2" }, g);
-    if (last === `take slot ${i}`) g.classList.add("last");
+    if (last === `take slot ${i}`) el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "none", class: "last" }, g);
     const take = legal.get(`take slot ${i}`);
     if (take !== undefined) {
       el("rect", { x: x - 3, y: y - 3, width: 74, height: 56, rx: 6, fill: "#ff7a00", "fill-opacity": 0.1, class: "hit" }, g);
@@ -158,7 +158,7 @@ export function render(container, view, ctx) {
     const cy = 360;
     const g = el("g", { "data-start": n }, svg);
     const occupied = track.has(n);
-    el("circle", { cx, cy, r: 15, fill: occupied ? seatColor(active) : "#fff", stroke: "#8a9a7a", "stroke-width": 1.2 }, g);
+    el("circle", { cx, cy, r: 15, fill: occupied ? seatColor(active) : "#fff", stroke: "#8a9a7a", "stroke-width": 1.2, class: "hit-base" }, g);
     label(g, cx, cy, n, { class: "small bold", style: occupied ? "fill:#fff" : undefined });
     label(g, cx, cy + 23, `→${TRACK_DEST[n]}`, { class: "tiny muted" });
     if (last === `space ${n}`) g.classList.add("last");
@@ -251,7 +251,7 @@ export function render(container, view, ctx) {
       let action;
       let tip;
       const lastHere = ctx.last && ctx.last.player === s && (last === `store ${i}` || new RegExp(`^joker \\S+ as \\S+ store ${i}$`).test(last));
-      if (lastHere || last === `steal seat ${s} store ${i}`) sg.classList.add("last");
+      if (lastHere || last === `steal seat ${s} store ${i}`) el("rect", { x, y, width: sw, height: sh, rx: 4, fill: "none", class: "last" }, sg);
       if (mover === s) {
         // The ways into this store: the pending nut, or a joker as one of its kinds (which joker, if several).
         const options = [];

@@ -40,7 +40,7 @@ const STYLE = `
   .select { cursor: pointer; }
   .select:hover .hit { stroke: #c2185b; }
   .selected .hit { stroke: #c2185b; stroke-width: 4; }
-  .last { stroke: #7b1fa2 !important; stroke-width: 3.5 !important; }
+  .last:not(g) { stroke: #7b1fa2 !important; stroke-width: 3.5 !important; }
   g.last > .hit, g.last > .hit-base { stroke: #7b1fa2; stroke-width: 3.5; }
   .hint > .hit, .hint.hit { stroke: #c99700; stroke-width: 5; stroke-dasharray: 7 4; fill: #ffd54f; fill-opacity: 0.3; }
   .chosen > .hit, .chosen.hit { stroke: #c2185b; stroke-width: 5; stroke-dasharray: none; fill: #c2185b; fill-opacity: 0.18; }

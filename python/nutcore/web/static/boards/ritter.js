@@ -113,10 +113,10 @@ export function render(container, view, ctx) {
     } else {
       const st = stackOf[name] || { cards: 0, top: null, seen_by: [] };
       el("circle", { cx: x, cy: y, r, fill: st.cards > 0 ? "#66bb6a" : "#c5e1a5", stroke: "#2e7d32", "stroke-width": 1.5 }, g);
-      label(g, x, y - (narrow ? 15 : 22), name, { class: "small bold" });
-      // The stack: a pile of card backs with its height.
+      // The stack: a pile of card backs with its height (under the bush's name).
       const h = Math.min(st.cards || 0, 8);
       for (let i = 0; i < h; i++) el("rect", { x: x - 24 * f + i * 0.8, y: y - 9 * f - i * 1.6, width: 18 * f, height: 24 * f, rx: 2, fill: "#6d4c41", stroke: "#3e2723", "stroke-width": 0.6 }, g);
+      label(g, x + (narrow ? 8 : 0), y - (narrow ? 15 : 22), name, { class: "small bold" });
       label(g, x - 13, y + (narrow ? 16 : 22), st.cards > 0 ? `${st.cards}` : "empty", { class: "tiny bold" });
       if (st.top !== null && st.top !== undefined) {
         thiefCard(g, x - 4, y - (narrow ? 8 : 12), st.top, `top:${name}`, narrow ? 36 : 30);
@@ -193,6 +193,7 @@ export function render(container, view, ctx) {
     el("text", { x: px + 10 + Math.min(carried, 10) * 11, y: y + 40, class: "tiny" }, g, `${carried} hazelnut${carried === 1 ? "" : "s"} carried`);
     y += 56;
   }
+  if (narrow) y += 12;
   // Cards drawn so far (a seat's view) or still undrawn (the whole state).
   // Two short lines, clear of the score track.
   const counts = view.revealed ? ["cards turned so far", view.revealed] : view.pool ? ["cards not yet turned", view.pool] : null;
