@@ -453,3 +453,26 @@ def test_purzelbaum_choice_is_shown_and_cancelled(page):
     page.locator(".select.cancel").click()
     assert page.evaluate("window.marks()")["chosen"] == 0
     assert page.errors == [], page.errors
+
+
+def test_auf_die_nuesse_jokers_go_through_the_chooser(page):
+    """A store a joker can enter in several ways opens the chooser; each of its buttons plays its move."""
+    page.errors.clear()
+    through_chooser = 0
+    for seed in range(6):
+        g, movers = _movers("auf_die_nuesse", 3, seed, 120)
+        for view, ctx in movers:
+            if not any(m["action_string"].startswith("joker ") for m in ctx["legal"]):
+                continue
+            actions = [m["action"] for m in ctx["legal"]]
+            results = page.evaluate(
+                "([g, v, c, a]) => window.reachAll(g, v, c, a)",
+                ["auf_die_nuesse", view, {**ctx, "params": g.params}, actions],
+            )
+            for r in results:
+                assert r["played"] == [r["action"]], r
+                through_chooser += r["steps"] > 0
+        if through_chooser:
+            break
+    assert page.errors == [], page.errors
+    assert through_chooser > 0, "no joker met with a choice to make"
