@@ -147,22 +147,24 @@ def _get(url: str, accept: str | None) -> tuple[dict[str, str], bytes]:
         ("static/worker.js", None, "text/javascript"),
     ],
 )
-def test_serve_sends_the_module_gzipped_to_a_browser_that_accepts_it(server, path, file, media_type):
+def test_serve_sends_the_module_gzipped_to_a_browser_that_accepts_it(request, path, file, media_type):
+    url = request.getfixturevalue("server")[0]  # nutcore serve on a free port (test_web.py)
     raw = (module_dir() / file if file else export.STATIC / Path(path).name).read_bytes()
-    headers, body = _get(server[0] + path, "gzip, deflate, br")
+    headers, body = _get(url + path, "gzip, deflate, br")
     assert headers.get("content-encoding") == "gzip", headers
     assert headers["content-type"].split(";")[0] == media_type
     assert "accept-encoding" in headers.get("vary", "").lower()
     assert gzip.decompress(body) == raw
     assert len(body) < len(raw)
-    headers, body = _get(server[0] + path, None)
+    headers, body = _get(url + path, None)
     assert "content-encoding" not in headers, headers
     assert headers["content-type"].split(";")[0] == media_type
     assert body == raw
 
 
-def test_serve_answers_sw_js_with_the_worker_that_retires_an_exported_one(server):
-    headers, body = _get(server[0] + "sw.js", None)
+def test_serve_answers_sw_js_with_the_worker_that_retires_an_exported_one(request):
+    url = request.getfixturevalue("server")[0]
+    headers, body = _get(url + "sw.js", None)
     assert headers["content-type"].split(";")[0] == "text/javascript"
     assert "no-store" in headers.get("cache-control", "")
     version, files = _files_of(body.decode())
