@@ -5,10 +5,13 @@ browser that accepts it; and the module's size as README and docs/web.md state i
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import re
 import shutil
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from browser import static_server
 from test_web import GAMES, click_move, legal_actions, server, start  # noqa: F401 (server: a fixture)
 from wasm_support import module_dir
 
+from nutcore.engine import MAX_LINE_BYTES
 from nutcore.web import export
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +132,117 @@ def test_the_exported_page_reloads_and_plays_offline(browser, folder):
     assert pg.locator("#history .step").count() > steps
     context.close()
     assert not problems, problems
+
+
+def _until(pg, expression: str, timeout: float = 30.0):
+    """Polls an async expression in the page (caches and registrations answer by promise) until
+    it is truthy; its value."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = pg.evaluate(expression)
+        except PlaywrightError as e:  # a reload under way: ask the next document
+            if "context was destroyed" not in str(e):
+                raise
+            value = None
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        time.sleep(0.1)
+
+
+STYLE = "fetch('static/style.css').then(r => r.text())"
+CACHES = "caches.keys().then(k => k.filter(n => n.startsWith('nutcore-page-')))"
+
+
+def _controlled(pg) -> None:
+    pg.wait_for_selector("body[data-ready=true]", timeout=30000)
+    pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30000)
+
+
+def test_a_new_export_takes_over_and_replaces_the_old_cache(browser, tmp_path, monkeypatch):
+    site = export.export(tmp_path / "site", module_dir())
+    old_version = _files_of((site / "sw.js").read_text(encoding="utf-8"))[0]
+    context = browser.new_context()
+    pg = context.new_page()
+    with static_server(site) as url:
+        pg.goto(url)
+        _controlled(pg)
+        assert _until(pg, CACHES) == [f"nutcore-page-{old_version}"]
+        static = tmp_path / "static"
+        shutil.copytree(export.STATIC, static)
+        (static / "added.txt").write_text("a file added after the first export\n")
+        with open(static / "style.css", "a", encoding="utf-8") as f:
+            f.write("/* the second export */\n")
+        monkeypatch.setattr(export, "STATIC", static)
+        export.export(site, module_dir(), force=True)
+        new_version = _files_of((site / "sw.js").read_text(encoding="utf-8"))[0]
+        assert new_version != old_version
+        # A load finds the new worker and installs it in the background, the old one in charge...
+        pg.reload()
+        _until(pg, "navigator.serviceWorker.getRegistration().then(r => !!(r && r.waiting))")
+        assert "second export" not in pg.evaluate(STYLE)  # the old cache still answers
+        # ...and once no page of the old version is open, the new one is in charge, and the old
+        # cache is gone. (offline.js also asks it to take over at a page's load; Chromium does not
+        # always let it then, so that is not what this test waits for.)
+        pg.close()
+        pg = context.new_page()
+        pg.goto(url)
+        _controlled(pg)
+        assert _until(pg, f"{CACHES}.then(k => k.length === 1 && k[0])") == f"nutcore-page-{new_version}"
+        assert "second export" in pg.evaluate(STYLE)
+    context.set_offline(True)  # and the new cache holds what the second export added
+    assert pg.evaluate("fetch('static/added.txt').then(r => r.text())").startswith("a file added")
+    context.close()
+
+
+@contextlib.contextmanager
+def _nutcore_serve(port: int):
+    """`nutcore serve`'s app on 127.0.0.1:`port`, in a thread: its base URL."""
+    import uvicorn
+
+    from nutcore.web.server import bind, create_app, url_of
+
+    sock = bind("127.0.0.1", port)
+    srv = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", ws_max_size=MAX_LINE_BYTES + 1024))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield url_of(sock)
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def test_nutcore_serve_on_the_address_of_an_exported_folder_gets_its_page_back(browser, folder):
+    """An exported folder served on a port, then `nutcore serve` on the same port: the exported
+    worker must not go on answering for the server's page."""
+    context = browser.new_context()
+    pg = context.new_page()
+    with static_server(folder) as url:
+        pg.goto(url)
+        _controlled(pg)
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    with _nutcore_serve(port) as served:
+        assert served == url
+        pg.reload()  # the exported page from the cache, once; its worker then retires and reloads it
+        pg.wait_for_function(
+            "document.querySelector('meta[name=nutcore-engine]').content === 'server'"
+            " && document.body.dataset.ready === 'true'",
+            timeout=30000,
+        )
+        assert pg.text_content("#connection") == "connected"
+        assert pg.evaluate("navigator.serviceWorker.controller") is None
+        assert _until(pg, f"{CACHES}.then(k => k.length === 0)")
+        assert pg.evaluate("navigator.serviceWorker.getRegistrations().then(rs => rs.length)") == 0
+    context.close()
 
 
 # ----- nutcore serve

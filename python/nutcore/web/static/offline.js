@@ -9,7 +9,8 @@ const exported = document.querySelector('meta[name="nutcore-engine"]')?.content 
 
 async function register() {
   const registration = await navigator.serviceWorker.register(new URL("sw.js", root), { scope: root.href });
-  // A newer export installed meanwhile takes over now, while no game runs yet: one reload.
+  // A newer export installed on an earlier visit is asked to take over now, while no game runs
+  // yet (one reload); otherwise it does once no page of this version is open.
   if (registration.waiting && navigator.serviceWorker.controller) {
     navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), { once: true });
     registration.waiting.postMessage("activate");

@@ -49,7 +49,8 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  if (event.data === "activate") self.skipWaiting();
+  // waitUntil: the worker is not stopped before its activation has begun.
+  if (event.data === "activate") event.waitUntil(self.skipWaiting());
 });
 
 self.addEventListener("fetch", (event) => {
