@@ -51,12 +51,12 @@ class QuietFiles(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def static_server(folder=None, handler=QuietFiles):
-    """A plain static file server on 127.0.0.1 (a free port), serving `folder` (or whatever
-    `handler` serves): its base URL, ending in /."""
+def static_server(folder=None, handler=QuietFiles, port=0):
+    """A plain static file server on 127.0.0.1 (`port`, by default a free one), serving `folder`
+    (or whatever `handler` serves): its base URL, ending in /."""
     if folder is not None:
         handler = functools.partial(handler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

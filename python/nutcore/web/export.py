@@ -4,16 +4,28 @@ The folder holds index.html, static/ (the page, the boards, worker.js) and stati
 engine built for WebAssembly, MODULE_FILES: its JavaScript API nutcore.js, with its types and
 package.json, over nutcore-engine.js and nutcore-engine.wasm). Any static file server
 serves it; the page then runs the engine in a Web Worker, and no nutcore process is needed.
+At the root, sw.js (the service worker that keeps all of it for offline use) lists every file the
+export wrote, and each text file and the module have a gzipped sibling (NAME.gz) for hosts that
+serve those.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The module's files, as CMakeLists.txt installs them; the page's worker imports nutcore.js.
 MODULE_FILES = ("nutcore.js", "nutcore.d.ts", "package.json", "nutcore-engine.js", "nutcore-engine.wasm")
+# The service worker's template (static/sw.js) and the lines of it an export fills in.
+SERVICE_WORKER = "sw.js"
+VERSION_LINE = "const VERSION = null; // nutcore export-web: VERSION"
+FILES_LINE = "const FILES = []; // nutcore export-web: FILES"
+# Gzipped siblings for these; images of formats that compress themselves are left alone.
+COMPRESSED_SUFFIXES = (".html", ".js", ".css", ".svg", ".json", ".webmanifest", ".ts", ".wasm")
 HOW_TO_BUILD = (
     "the WebAssembly engine is not built: install emscripten (Debian, Ubuntu: apt-get install emscripten) "
     "and reinstall nutcore (pip install .), or pass --wasm with a build folder (docs/web.md)"
@@ -53,7 +65,8 @@ def export(
     static = out / "static"
     if static.exists():
         shutil.rmtree(static)
-    shutil.copytree(STATIC, static, ignore=shutil.ignore_patterns("index.html", "__pycache__"))
+    # sw.js goes to the root, filled in (below); the shipped one is the server's retiring worker.
+    shutil.copytree(STATIC, static, ignore=shutil.ignore_patterns("index.html", SERVICE_WORKER, "__pycache__", "*.gz"))
     (static / "wasm").mkdir()
     for name in MODULE_FILES:
         shutil.copyfile(source / name, static / "wasm" / name)
@@ -65,4 +78,41 @@ def export(
     if test_hooks:
         worker_meta += '\n<meta name="nutcore-test-hooks" content="on">'
     (out / "index.html").write_text(page.replace(server_meta, worker_meta), encoding="utf-8")
+    for stale in out.glob("*.gz"):  # of an export written over (static/ is new)
+        stale.unlink()
+    write_service_worker(out)
+    write_gzipped(out)
     return out
+
+
+def precache_list(out: Path) -> list[str]:
+    """What the service worker keeps, as URLs relative to the folder: the page ("./", which
+    index.html also answers) and every file under static/ the export wrote, whatever they are."""
+    files = sorted(p.relative_to(out).as_posix() for p in (out / "static").rglob("*") if p.is_file())
+    return ["./", *(f for f in files if not f.endswith(".gz"))]
+
+
+def write_service_worker(out: Path) -> None:
+    """sw.js at the folder's root, with the files to keep and a version that changes with any of
+    their bytes: a new export is a new worker, whose cache replaces the old one."""
+    files = precache_list(out)
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.encode() + b"\0")
+        digest.update((out / ("index.html" if f == "./" else f)).read_bytes())
+    template = (STATIC / SERVICE_WORKER).read_text(encoding="utf-8")
+    if VERSION_LINE not in template or FILES_LINE not in template:
+        raise RuntimeError(f"{SERVICE_WORKER} has lost the lines export-web fills in")
+    worker = template.replace(VERSION_LINE, f"const VERSION = {json.dumps(digest.hexdigest()[:16])};").replace(
+        FILES_LINE, f"const FILES = {json.dumps(files)};"
+    )
+    (out / SERVICE_WORKER).write_text(worker, encoding="utf-8")
+
+
+def write_gzipped(out: Path) -> None:
+    """NAME.gz beside each text file and the module, for hosts that send a file's precompressed
+    sibling to browsers that accept gzip (nginx's gzip_static; docs/web.md)."""
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and path.suffix in COMPRESSED_SUFFIXES:
+            # mtime 0: the same export, byte for byte, gives the same files.
+            path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))

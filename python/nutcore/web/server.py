@@ -9,6 +9,10 @@ server's own names (DNS rebinding), and a page from another origin is refused. T
 moves messages: each connection's requests run in order on that connection's own thread, so no
 client can take a shared pool of threads, and a closed socket only stops its search.
 
+Files go gzipped to a browser that accepts it (the WebAssembly module is a few MB raw, about a
+third of that gzipped), with their content types unchanged (`application/wasm` lets the browser
+compile the module while it downloads).
+
 Needs the extra `nutcore[web]` (Starlette, uvicorn, websockets). Like every generic layer it names
 no game.
 """
@@ -29,6 +33,8 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.datastructures import State
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,6 +45,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nutcore.engine import MAX_LINE_BYTES, Engine, Limits, SearchSlots
 
 STATIC = Path(__file__).resolve().parent / "static"
+# Level 6: within 1 % of level 9's size for the module, in a fraction of its time.
+GZIP_LEVEL = 6
 
 _CORES = os.cpu_count() or 1
 # What a page (or any client that reaches the port) may ask: searches of bounded time, threads,
@@ -129,6 +137,21 @@ def _same_origin(websocket: WebSocket) -> bool:
 async def _page(request: Request) -> FileResponse:
     # no-store: after an upgrade the browser must not keep an old page that speaks an old protocol.
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def _service_worker(request: Request) -> FileResponse:
+    # The shipped sw.js, not filled in by export-web: it removes the worker of an exported folder
+    # once served on this address, whose cache would otherwise answer for this page.
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-store"})
+
+
+def _module_routes() -> list[Mount]:
+    """/static/wasm/: the WebAssembly engine, where pip built it, so that ?engine=worker works here
+    too (docs/web.md)."""
+    from nutcore.web.export import built_module
+
+    folder = built_module()
+    return [Mount("/static/wasm", app=StaticFiles(directory=folder), name="wasm")] if folder is not None else []
 
 
 class _Connection:
@@ -250,7 +273,8 @@ def _stop_all(app_state: State, seconds: float) -> None:
 def create_app(
     limits: Limits | None = WEB_LIMITS, hosts: tuple[str, ...] = LOCAL_NAMES, any_ip: bool = False
 ) -> HostAllowlist:
-    """The ASGI app: GET / (the page), /static/... and the WebSocket /ws, behind the Host
+    """The ASGI app: GET / (the page), /static/... (with the WebAssembly engine in
+    /static/wasm/ where it is built), /sw.js and the WebSocket /ws, behind the Host
     allowlist (`hosts`, `any_ip`: see HostAllowlist). `limits`: what clients may ask of the engine
     (None: no caps, for a trusted client only); its `searches` are shared by all connections.
     `app.state.engines` holds the live connections' engines (for tests and diagnostics)."""
@@ -265,9 +289,12 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", _page),
+            Route("/sw.js", _service_worker),
+            *_module_routes(),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
             WebSocketRoute("/ws", _socket),
         ],
+        middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)],
         lifespan=lifespan,
     )
     app.state.limits = limits
