@@ -81,7 +81,8 @@ def play(page, game: str, seats: list[str], moves: int, seed: int) -> None:
             break
         actions = page.eval_on_selector_all("button.move", "bs => bs.map(b => b.dataset.action)")
         before = renders()
-        page.click(f'button.move[data-action="{rng.choice(actions)}"]')
+        # The button's own click: where the board offers the moves, the buttons sit in a closed list.
+        page.eval_on_selector(f'button.move[data-action="{rng.choice(actions)}"]', "b => b.click()")
         phase = settle(page, before)
 
 

@@ -51,17 +51,19 @@ def truth(client, new_game_reply: dict):
 def _doc_command_table() -> dict[str, set[str]]:
     """docs/engine-protocol.md's command table: each command's request fields, as the backquoted
     names of its "request fields" cell (JSON literals aside; `go`'s "the fields of `best_move`"
-    read as those fields)."""
+    read as those fields, less those it names after "except")."""
     doc = (Path(__file__).resolve().parents[1] / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
     rows = doc.split("| command | request fields | answer |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
     table: dict[str, set[str]] = {}
+    excepted: dict[str, set[str]] = {}
     for row in rows.splitlines():
         _, name, fields, _answer, _ = row.split("|")
-        names = set(re.findall(r"`([a-z_]+)`", fields)) - {"null", "true", "false"}
-        table[name.strip().strip("`")] = names
+        name = name.strip().strip("`")
+        excepted[name] = set(re.findall(r"except `([a-z_]+)`", fields))
+        table[name] = set(re.findall(r"`([a-z_]+)`", fields)) - {"null", "true", "false"} - excepted[name]
     for name, fields in table.items():
         for other in fields & set(table):
-            table[name] = (fields - {other}) | table[other]
+            table[name] = (fields - {other}) | (table[other] - excepted[name])
     return table
 
 
@@ -710,6 +712,54 @@ def test_board_without_memory_aids_shows_what_lies_in_front_now(proc):
     assert {**present, "memory_aids": True} == full
     for bad in (1, "no", None):
         assert proc.ask(cmd="board", memory_aids=bad)["error"] == "bad_request"
+
+
+def _seen_top_twin(position: dict, kind: str) -> dict:
+    """The Ritter position with another card of `kind` on the top seat 0 has seen (the pool pays for
+    it): a position seat 0 tells apart only by what it saw there."""
+    pool_key = {"Max": "Max", "Leo": "Leo", "Fritz": "Fritz"}
+    twin = json.loads(json.dumps(position))
+    stack = next(s for s in twin["stacks"] if 0 in s["seen_by"])
+    twin["pool"][pool_key[stack["top"]]] += 1
+    twin["pool"][pool_key[kind]] -= 1
+    stack["top"] = kind
+    return twin
+
+
+def test_best_move_without_memory_aids_searches_as_a_mover_who_forgot(proc):
+    """best_move {"memory_aids": false}: the search of a mover who forgot what the game asks it to
+    remember. Two positions that differ only in the kind of a top the seat once saw (and so look the
+    same on the board without memory aids) get the same answer from the same seed; with memory
+    aids, as by default, the seen kind counts."""
+    position = _played("ritter", 3, lambda j: j["current_player"] == 0 and any(0 in s["seen_by"] for s in j["stacks"]))
+    seen = next(s["top"] for s in position["stacks"] if 0 in s["seen_by"])
+    twins = [_seen_top_twin(position, kind) for kind in ("Max", "Leo", "Fritz") if kind != seen]
+    proc.ok(cmd="new_game", game="ritter", players=2, seat=0, seed=1)
+
+    def answers(pos: dict, **fields) -> tuple:
+        proc.ok(cmd="set_position", position=pos)
+        r = proc.ok(cmd="best_move", iterations=200, seed=5, **fields)["result"]
+        board = proc.ok(cmd="board", memory_aids=False)["json"]
+        return r["action"], [(a["action"], a["visits"]) for a in r["actions"]], board
+
+    forgetful = answers(position, memory_aids=False)
+    remembering = answers(position)
+    assert answers(position, memory_aids=True)[:2] == remembering[:2]  # true is the default
+    differ = 0
+    for twin in twins:
+        other = answers(twin, memory_aids=False)
+        assert other[2] == forgetful[2]  # the board without memory aids cannot tell them apart
+        assert other[:2] == forgetful[:2]
+        differ += answers(twin)[:2] != remembering[:2]
+    assert differ >= 1  # remembering the top changes the search
+    # A game with nothing to remember searches the same either way.
+    proc.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=2)
+    _until_seat(proc, 0)
+    plain = proc.ok(cmd="best_move", iterations=100, seed=3)["result"]
+    without = proc.ok(cmd="best_move", iterations=100, seed=3, memory_aids=False)["result"]
+    assert (without["action"], without["actions"]) == (plain["action"], plain["actions"])
+    for bad in (0, "no", None):
+        assert proc.ask(cmd="best_move", iterations=10, memory_aids=bad)["error"] == "bad_request"
 
 
 def test_undo_takes_back_the_connection_s_last_moves(proc):

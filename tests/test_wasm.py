@@ -188,6 +188,9 @@ def test_export_web_writes_a_static_folder(tmp_path):
     assert 'src="/' not in index and 'href="/' not in index  # relative: any folder of any host
     for name in ["static/app.js", "static/worker.js", "static/style.css", "static/boards/common.js"]:
         assert (out / name).is_file(), name
+    # app.js's modules, all of them (the page loads them by relative import).
+    page = sorted(p.name for p in (export.STATIC / "page").glob("*.js"))
+    assert page and sorted(p.name for p in (out / "static" / "page").glob("*.js")) == page
     for name in export.MODULE_FILES:
         assert (out / "static" / "wasm" / name).read_bytes() == (folder / name).read_bytes()
     assert not (out / "static" / "index.html").exists()

@@ -148,6 +148,7 @@ def click_move(page, action: str, blocked: list | None = None) -> bool:
             if blocked is not None:
                 blocked.append(page.eval_on_selector(f'button.move[data-action="{action}"]', "b => b.textContent"))
     if not used_target:
+        show_move_list(page)
         page.locator(f'button.move[data-action="{action}"]').click()
     wait_settled(page, before)
     return used_target
@@ -155,6 +156,13 @@ def click_move(page, action: str, blocked: list | None = None) -> bool:
 
 def legal_actions(page) -> list[str]:
     return page.eval_on_selector_all("button.move", "bs => bs.map(b => b.dataset.action)")
+
+
+def show_move_list(page) -> None:
+    """Where the board offers every move itself, the move buttons sit in a closed "All moves as a
+    list" (#move-list): opens it, as a player who prefers the list does."""
+    if page.locator("#move-list:not([open]) > summary").count():
+        page.click("#move-list > summary")
 
 
 def engine_of(app):
@@ -367,6 +375,7 @@ def test_hot_seat_hides_the_board_between_two_humans(page, server):
         assert page.text_content("#text-board") == view  # that seat's view, nothing more
         assert page.is_disabled("#save")
         n = renders(page)
+        show_move_list(page)
         page.locator("button.move").first.click()
         phase = wait_settled(page, n)
         if phase != "curtain":
@@ -522,7 +531,7 @@ def test_game_over_screen(page, server):
         assert title == "It is a draw."
     else:
         assert title == ("You won!" if returns[0] > returns[1] else "Hazel won.")
-    points = page.eval_on_selector_all("#over-points li", "ls => ls.map(l => l.textContent)")
+    points = page.eval_on_selector_all("#over-points > li", "ls => ls.map(l => l.textContent)")
     assert len(points) == 2 and points[0].startswith("You: ") and points[1].startswith("Hazel: "), points
     assert all("points" in p for p in points)
     assert "limit of 6 turns" in page.text_content("#over-reason")
@@ -665,9 +674,131 @@ def test_keyboard_load_and_focus_after_a_move(page):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "load-button"
     assert phase == "move"
+    if page.locator("#move-list").count():  # the board offers the moves: the list opens by keyboard
+        page.focus("#move-list > summary")
+        page.keyboard.press("Enter")
     page.locator("button.move").first.focus()
     n = renders(page)
     page.keyboard.press("Enter")
     wait_settled(page, n)
     focused = page.evaluate("document.activeElement === document.body ? null : document.activeElement.className")
     assert focused == "move", focused
+
+
+# ----- the board interface, app side (a test-only board module stands in for a game's)
+
+# Targets for every legal move, the hinted one with class "hint"; what it was told, on <body>; every
+# move offered on the board (boardEntry); the points in two parts that add up to the view's scores.
+TEST_BOARD = """
+export const rules = "<p>A board for the tests.</p>";
+export function render(container, view, ctx) {
+  document.body.dataset.boardHint = String(ctx.hint);
+  document.body.dataset.boardLast = ctx.last ? ctx.last.action_string : "";
+  for (const m of ctx.legal) {
+    const t = document.createElement("span");
+    t.className = m.action === ctx.hint ? "target hint" : "target";
+    t.dataset.action = String(m.action);
+    t.tabIndex = 0;
+    t.setAttribute("role", "button");
+    t.textContent = m.action_string;
+    t.addEventListener("click", () => ctx.play(m.action));
+    container.appendChild(t);
+  }
+}
+export function boardEntry(legal, ctx) {
+  return legal.length > 0 && ctx.legal.length === legal.length;
+}
+export function points(view) {
+  return view.scores.map((v) => [{ label: "cards kept", value: v - 2 }, { label: "a bonus for testing", value: 2 }]);
+}
+"""
+
+
+def use_test_board(page, game: str) -> None:
+    page.route(
+        f"**/static/boards/{game}.js",
+        lambda route: route.fulfill(status=200, content_type="text/javascript", body=TEST_BOARD),
+    )
+
+
+def hint_request(page, sent: list[dict]) -> dict:
+    """Clicks Hint and waits for its move on the board; the best_move request it sent."""
+    page.click("#hint")
+    page.wait_for_selector("#board .target.hint", timeout=20000)
+    asked = [m for m in sent if m["cmd"] == "best_move"]
+    assert len(asked) == 1, asked
+    return asked[0]
+
+
+def test_the_hint_on_the_board_the_folded_moves_the_turn_summary_and_the_points(page, server):
+    """With a board that offers every move and marks the hint: the move buttons fold into a closed
+    list; the hint's move is marked on the board and said in words, and is gone after the next
+    move; in a memory game without memory aids the hint is asked as a forgetful player; after the
+    bot's turn a line says what it did and the board is told the last move; at the end each seat's
+    points come with their parts."""
+    sent: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    use_test_board(page, "ritter")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=15000)
+    phase = start(page, "ritter", ["human", "greedy"], {"turn_cap": 4}, seed=5)
+    assert phase == "move"
+    # The moves: targets on the board, the buttons in a closed list that still holds them all.
+    assert page.is_visible("#move-list") and page.get_attribute("#move-list", "open") is None
+    assert page.text_content("#move-list > summary") == "All moves as a list"
+    targets = page.eval_on_selector_all("#board .target", "ts => ts.map(t => t.dataset.action)")
+    assert targets == legal_actions(page) and page.is_hidden("button.move >> nth=0")
+    # The hint: marked on the board (the move the panel names best), in words in the panel.
+    request = hint_request(page, sent)
+    assert request.get("memory_aids") is False  # Ritter is a memory game, played without aids
+    hinted = page.eval_on_selector_all("#board .target.hint", "ts => ts.map(t => t.dataset.action)")
+    assert len(hinted) == 1 and page.evaluate("document.body.dataset.boardHint") == hinted[0]
+    best = page.text_content("#ai-bars li.best .numbers + span")
+    assert best and best in page.text_content("#ai-best")
+    assert re.search(r"chance to win|expected value", page.text_content("#ai-best"))
+    # The next move takes the hint away, from the board and the panel.
+    other = next((a for a in targets if a != hinted[0]), hinted[0])
+    phase = wait_after(page, lambda: page.click(f'#board .target[data-action="{other}"]'))
+    assert page.locator("#board .hint").count() == 0 and page.text_content("#ai-best") == ""
+    seen_summary = seen_last = False
+    rng = random.Random(5)
+    while phase != "over":
+        assert phase == "move", phase
+        assert page.evaluate("document.body.dataset.boardHint") == "null"
+        summary = page.text_content("#turn-summary") if page.is_visible("#turn-summary") else ""
+        seen_summary |= summary.startswith("Hazel's turn: ")
+        seen_last |= page.evaluate("document.body.dataset.boardLast") != ""
+        action = rng.choice(page.eval_on_selector_all("#board .target", "ts => ts.map(t => t.dataset.action)"))
+        phase = wait_after(page, lambda a=action: page.click(f'#board .target[data-action="{a}"]'))
+    assert seen_summary and seen_last
+    # The game-over screen: each seat's points and, below, the parts they came from.
+    scores = engine_of(server[1])._truth().to_json()["scores"]
+    rows = page.locator("#over-points > li")
+    assert rows.count() == 2
+    for s in range(2):
+        assert f": {scores[s]} points" in rows.nth(s).text_content()
+        parts = rows.nth(s).locator(".points-parts li").all_text_contents()
+        assert parts == [f"cards kept: {scores[s] - 2}", "a bonus for testing: 2"], (parts, scores)
+
+
+def wait_after(page, act) -> str:
+    n = renders(page)
+    act()
+    return wait_settled(page, n)
+
+
+def test_with_memory_aids_the_hint_searches_what_the_seat_remembers(page, server):
+    sent: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    use_test_board(page, "ritter")
+    use_test_board(page, "auf_die_nuesse")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=15000)
+    setup(page, "ritter", ["human", "greedy"], {"turn_cap": 4}, seed=5)
+    page.check("#memory-aids")
+    assert wait_after(page, lambda: page.click("#start")) == "move"
+    assert "memory_aids" not in hint_request(page, sent)
+    # A game with nothing to remember asks as it always did.
+    sent.clear()
+    assert start(page, "auf_die_nuesse", ["human", "greedy"], GAMES["auf_die_nuesse"]) == "move"
+    assert "memory_aids" not in hint_request(page, sent)

@@ -325,6 +325,12 @@ def test_memory_aids(page, tmp_path, game, aids):
         assert ("L leaf, nuts)" in text) == aids
     board_replies = [r for r in page.worker.sent() if r["type"] == "board"]
     assert board_replies and all(r["memory_aids"] == aids for r in board_replies)
+    # The hint, which without the aids searches as a player who forgot (the protocol's best_move
+    # memory_aids, tests/test_engine.py), answers in the worker too.
+    page.select_option("#hint-budget", "0.3")
+    page.click("#hint")
+    page.wait_for_function("document.getElementById('ai-title').textContent.includes('would play')", timeout=20000)
+    assert page.is_hidden("#error") and [r for r in page.worker.sent() if r["type"] == "best_move"]
 
 
 def test_memory_aids_are_offered_for_memory_games_only(page):

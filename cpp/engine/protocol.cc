@@ -348,6 +348,11 @@ const std::vector<Engine::Command>& Engine::commands() {
     f.push_back("options");
     return f;
   }();
+  static const std::vector<std::string> best_move_fields = [] {
+    std::vector<std::string> f = search_fields;
+    f.push_back("memory_aids");
+    return f;
+  }();
   static const std::vector<std::string> go_fields = [] {
     std::vector<std::string> f = search_fields;
     f.push_back("bot");
@@ -364,7 +369,7 @@ const std::vector<Engine::Command>& Engine::commands() {
       {"legal", {}, &Engine::legal},
       {"board", {"seat", "memory_aids"}, &Engine::board},
       {"status", {}, &Engine::status_cmd},
-      {"best_move", search_fields, &Engine::best_move_cmd},
+      {"best_move", best_move_fields, &Engine::best_move_cmd},
       {"go", go_fields, &Engine::go},
       {"stop", {}, &Engine::stop},
       {"undo", {"count"}, &Engine::undo},
@@ -662,10 +667,12 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
 Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   const std::string cmd = "best_move";
   Json settings = search_settings(msg, cmd);
+  const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
+  const bool memory_aids = !aids || aids->as_bool("memory_aids");
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   need_idle(cmd);
-  start(rid, session_.best_move(std::move(settings), limiter(cmd), cmd));
+  start(rid, session_.best_move(std::move(settings), limiter(cmd), cmd, memory_aids));
   return Json::null();
 }
 

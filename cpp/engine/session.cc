@@ -265,11 +265,14 @@ SearchRequest Session::checked_request(const AnyState& state, Json settings, con
   }
 }
 
-SearchJob Session::best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who) {
+SearchJob Session::best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who,
+                             bool memory_aids) {
   const AnyState& now = to_search(who, true);
   SearchJob job{who, nullptr, checked_request(now, std::move(settings), limit, who), nullptr, true};
   if (!job.request->seed) job.request->seed = next_seed();
-  job.state = now.clone();
+  // The forgetting is drawn from the search's seed: the same seed gives the same hint, whatever the
+  // seat once saw and was asked to remember.
+  job.state = memory_aids ? now.clone() : now.forget(now.current_player(), 0.0, *job.request->seed);
   return job;
 }
 

@@ -135,7 +135,10 @@ class Session {
   // The searches. `limit` is the owner's: it refuses settings above its limits or caps them (it
   // may throw its own error). A refusal changes nothing, the generator included.
   // best_move: a search of the connection's own decision, with the settings request_settings reads.
-  SearchJob best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who);
+  // Without memory aids it searches the belief of a mover who forgot every fact the game asks its
+  // players to remember (forget with recall 0), as the board without memory aids shows it.
+  SearchJob best_move(Json settings, const std::function<void(Json&)>& limit, const std::string& who,
+                      bool memory_aids = true);
   // go: the move of whoever is to move, by a search (settings) or a bot (`bot`; a level is this
   // game's). A bot that chooses at once (greedy, random) plays here, and go answers its Played.
   std::variant<SearchJob, Played> go(Json settings, std::optional<BotSpec> bot, const std::function<void(Json&)>& limit,
