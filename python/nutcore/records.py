@@ -412,11 +412,14 @@ class GameRecord:
         game: Game,
         seats: Sequence[dict[str, str] | str | None] | None = None,
         info: Mapping[str, Any] | None = None,
+        views: Sequence[str] | None = None,
     ) -> GameRecord:
         """A record from the engine protocol's `record` reply (docs/engine-protocol.md) of a game
         begun by `new_game` with `game`'s parameters. A seat's connection to a game of hidden
-        information gives that seat's record; any other gives the full record. Checked as
-        from_dict checks."""
+        information gives that seat's record; any other gives the full record. `views`: the
+        seat's view after each move (its `board` text with memory aids), which the protocol's
+        record does not hold; without them a seat's record of Nutz! may fail its check (a move
+        can reveal cards its text does not name: docs/records.md). Checked as from_dict checks."""
         if not isinstance(reply, Mapping) or not isinstance(reply.get("moves"), list):
             raise ValueError("record: from_protocol takes the protocol's record reply (with its moves)")
         if reply.get("game") != game.name:
@@ -427,6 +430,11 @@ class GameRecord:
                 # Only the id and the text: a move's probability is not part of a record.
                 m = {**m, "move": {k: m["move"].get(k) for k in _SEEN_KEYS}}
             moves.append(m)
+        seat = reply.get("seat") if game.hidden_information else None
+        if views is not None and seat is not None:
+            if len(views) != len(moves):
+                raise ValueError(f"record: {len(views)} views for {len(moves)} moves")
+            moves = [{**m, "view": v} if isinstance(m, dict) else m for m, v in zip(moves, views)]
         status = reply.get("status") or {}
         players = game.num_players()
         labels = [None] * players if seats is None else [{"bot": s} if isinstance(s, str) else s for s in seats]
@@ -438,7 +446,6 @@ class GameRecord:
                 "scores": [int(x) for x in status["scores"]],
                 "winners": [s for s, r in enumerate(returns) if r == max(returns)],
             }
-        seat = reply.get("seat") if game.hidden_information else None
         return cls.from_dict(
             {
                 "format": FORMAT,
