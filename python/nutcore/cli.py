@@ -330,7 +330,6 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _limits(args: argparse.Namespace, default: dict[str, Any]) -> Limits:
     """The engine's Limits from --limits (a JSON object; absent: `default`) and the flags."""
-    from nutcore._types import Game
     from nutcore.engine import Limits
 
     limits = json.loads(args.limits) if args.limits else dict(default)

@@ -179,6 +179,7 @@ def _walk(game: Game, moves: Sequence[RecordMove], seat: int | None, result: dic
             state.apply_action(move.action)
             walk.views.append(str(state) if seat is None else state.information_state_string(seat))
             continue
+        assert seat is not None
         last = index == len(moves) - 1
         world = state
         for draw in range(_WORLD_DRAWS + 1):
@@ -369,9 +370,7 @@ class GameRecord:
             raise ValueError(f"record: info is an object, got {info!r}")
         if not isinstance(data["moves"], list):
             raise ValueError(f"record: moves is a list, got {type(data['moves']).__name__}")
-        moves = [
-            _read_move(m, f"record: move {i + 1}", players, seat) for i, m in enumerate(data["moves"])
-        ]
+        moves = [_read_move(m, f"record: move {i + 1}", players, seat) for i, m in enumerate(data["moves"])]
         record = cls(name, dict(params), labels, moves, result, seat, dict(info))
         game = record.load_game()
         record.params = json.loads(json.dumps(game.params))  # canonical: every parameter, as the game has it
