@@ -442,7 +442,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--workers", type=int, help="local: processes (default: the cores); ray: CPUs of a local Ray")
     p.add_argument("--address", help="ray: the cluster to join (ray.init(address=...))")
-    p.add_argument("--output", help="directory for results.json, ratings.csv, games.csv and resuming")
+    p.add_argument(
+        "--output",
+        help="directory for results.json, ratings.csv, games.csv, records.jsonl (the games, docs/records.md) and resuming",
+    )
     p.add_argument(
         "--schedule",
         choices=SCHEDULES,

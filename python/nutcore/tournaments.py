@@ -474,12 +474,6 @@ def tournament(
     recorded: set[int] = set()  # games whose record records.jsonl already holds (a resumed run)
     if output is not None:
         os.makedirs(output, exist_ok=True)
-        records_path = os.path.join(output, _RECORDS)
-        if os.path.exists(records_path):
-            recorded = _recorded_games(records_path)
-        records_file = open(records_path, "a", encoding="utf-8")
-        if records_file.tell() and not _ends_with_newline(records_path):
-            records_file.write("\n")  # after a line cut short by an interruption
         path = os.path.join(output, _LOG)
         if os.path.exists(path):
             done = _read_log(path, header)
@@ -488,6 +482,13 @@ def tournament(
             log = open(path, "w", encoding="utf-8")
             log.write(json.dumps(header) + "\n")
             log.flush()
+    if output is not None:  # after the log's check: a different tournament opens nothing
+        records_path = os.path.join(output, _RECORDS)
+        if os.path.exists(records_path):
+            recorded = _recorded_games(records_path)
+        records_file = open(records_path, "a", encoding="utf-8")
+        if records_file.tell() and not _ends_with_newline(records_path):
+            records_file.write("\n")  # after a line cut short by an interruption
     todo = [i for i in range(games) if i not in done]
     size = batch_size or max(1, min(16, len(todo) // (4 * workers) or 1))
     batches = _batches(todo, size)
