@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--address", help="ray: the cluster to join (ray.init(address=...))")
     p.add_argument(
         "--output",
-        help="directory for results.json, ratings.csv, games.csv, records.jsonl (the games, docs/records.md) and resuming",
+        help="directory for results.json, ratings.csv, games.csv, records.jsonl (the games) and resuming",
     )
     p.add_argument(
         "--schedule",
