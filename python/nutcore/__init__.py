@@ -34,12 +34,14 @@ def get_library() -> str:
 from .bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot  # noqa: E402
 from .games import list_games, load_game  # noqa: E402
 from .match import MatchResult, play_match  # noqa: E402
+from .records import GameRecord, RecordMove, load_record  # noqa: E402
 from .search import Network, SearchResult, SearchTree, best_move, load_network, shipped_network, solve  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
 from .vector import BatchedSearch, VectorEnv  # noqa: E402
 
 __all__ = [
     "BatchedSearch",
+    "GameRecord",
     "CHANCE",
     "TERMINAL",
     "Bot",
@@ -47,6 +49,7 @@ __all__ = [
     "MatchResult",
     "Network",
     "RandomBot",
+    "RecordMove",
     "SearchBot",
     "SearchResult",
     "SearchStopped",
@@ -61,6 +64,7 @@ __all__ = [
     "list_games",
     "load_game",
     "load_network",
+    "load_record",
     "make_bot",
     "play_match",
     "shipped_network",

@@ -32,6 +32,7 @@ from nutcore.tournaments import SCHEDULES
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+    from nutcore._types import Game
     from nutcore.engine import Limits
 
 # The AI when none is given, on every game: best_move's "auto" (the game's own search: MCTS,
@@ -179,6 +180,26 @@ def _read_move(moves: list[dict[str, Any]], prompt: str, hint: Callable[[], None
         return text
 
 
+def _note_view(engine: _Connection, views: list[str] | None) -> None:
+    """The seat's view after a move (its board with everything it has seen), for its record."""
+    if views is not None:
+        views.append(engine.ask("board", memory_aids=True)["text"])
+
+
+def _save(args: argparse.Namespace, game: Game, engine: _Connection, views: list[str] | None) -> None:
+    """Writes the game so far as the engine's `record` shows it to the human's seat (--save)."""
+    if not args.save:
+        return
+    from nutcore.records import GameRecord
+
+    reply = engine.ask("record")
+    seats: list[dict[str, str] | str | None] = [{"bot": args.bot}] * args.players
+    seats[args.seat] = {"person": args.name}
+    record = GameRecord.from_protocol(reply, game, seats, {"seed": args.seed}, views=views)
+    record.save(args.save)
+    print(f"record saved to {args.save} ({'seat ' + str(record.seat) + ' view' if record.is_seat_record else 'full'})")
+
+
 def _play(args: argparse.Namespace) -> int:
     game = nutcore.load_game(args.game, players=args.players)
     if not 0 <= args.seat < args.players:
@@ -191,6 +212,8 @@ def _play(args: argparse.Namespace) -> int:
     # The engine holds the game and plays the human's seat: it decides what that seat may see (its
     # board, its own moves; a game of hidden information shows no other seat's move or draw).
     engine = _Connection()
+    # A game of hidden information is saved as the seat's record: its view after each move with it.
+    views: list[str] | None = [] if game.hidden_information else None
     try:
         status = engine.ask("new_game", game=args.game, players=args.players, seat=args.seat, seed=seed)["status"]
 
@@ -214,6 +237,7 @@ def _play(args: argparse.Namespace) -> int:
                 if drawn["outcome"]:  # what the seat saw of it, whole or in part
                     print(f"  chance: {drawn['outcome']['action_string']}")
                 status = drawn["status"]
+                _note_view(engine, views)
             elif player == args.seat:
                 print()
                 print(board())
@@ -224,9 +248,11 @@ def _play(args: argparse.Namespace) -> int:
                     move = _read_move(moves, f"seat {player}, your move> ", hint)
                     if move is None:
                         print("bye")
+                        _save(args, game, engine, views)
                         return 0
                     try:
                         status = engine.ask("apply", moves=[move])["status"]
+                        _note_view(engine, views)
                         break
                     except _Refused as e:
                         if e.code != "illegal_move":
@@ -238,9 +264,11 @@ def _play(args: argparse.Namespace) -> int:
                 shown = played["move"]["action_string"] if played["move"] else "(hidden: see your board)"
                 print(f"  seat {player} ({ai.name}): {shown}")
                 status = played["status"]
+                _note_view(engine, views)
         print()
         print(board())
         print(f"game over: points {status['scores']}, returns {status['returns']}")
+        _save(args, game, engine, views)
         return 0
     finally:
         engine.close()
@@ -414,7 +442,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--workers", type=int, help="local: processes (default: the cores); ray: CPUs of a local Ray")
     p.add_argument("--address", help="ray: the cluster to join (ray.init(address=...))")
-    p.add_argument("--output", help="directory for results.json, ratings.csv, games.csv and resuming")
+    p.add_argument(
+        "--output",
+        help="directory for results.json, ratings.csv, games.csv, records.jsonl (the games) and resuming",
+    )
     p.add_argument(
         "--schedule",
         choices=SCHEDULES,
@@ -432,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot", default=DEFAULT_AI, help=f"the AI for the other seats (default: {DEFAULT_AI})")
     p.add_argument("--hint-iterations", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--save",
+        help="write the game's record here at the end (docs/records.md; in a game of hidden information "
+        "your seat's record: what you saw)",
+    )
+    p.add_argument("--name", default="you", help="your name in the saved record (default: you)")
     p.add_argument(
         "--memory-aids",
         action=argparse.BooleanOptionalAction,

@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import _checks
 from ._types import Game, State
 from .bots import Bot, check_bot_for, make_bot
+
+if TYPE_CHECKING:
+    from .records import GameRecord
 
 
 @dataclass
@@ -28,6 +31,7 @@ class MatchResult:
     bots: list[BotResult]
     games: int
     mean_length: float  # actions per game, chance outcomes included
+    records: list[GameRecord] = field(default_factory=list, repr=False)  # per game, with records=True
 
     def table(self) -> str:
         lines = ["| bot | games | win share | 95% CI | mean score |", "|---|---|---|---|---|"]
@@ -73,9 +77,12 @@ def play_match(
     seed: int = 0,
     rotate_seats: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    records: bool = False,
 ) -> MatchResult:
     """Play `games` games. With fewer bots than seats the list is repeated to fill them; with
-    rotate_seats, game g seats bot i at (i + g) mod players, so every bot plays every seat."""
+    rotate_seats, game g seats bot i at (i + g) mod players, so every bot plays every seat.
+    records: keep each game's full record (nutcore.GameRecord, docs/records.md) in
+    `result.records`, each seat labelled by its bot's name."""
     _checks.check_game(game, "play_match")
     players = game.num_players()
     if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
@@ -86,6 +93,8 @@ def play_match(
     games = _checks.integer(games, "play_match: games", 1, 10**9)
     seed = _checks.seed(seed, "play_match: seed")
     rotate_seats = _checks.flag(rotate_seats, "play_match: rotate_seats")
+    records = _checks.flag(records, "play_match: records")
+    kept: list[GameRecord] = []
     probe = game.new_initial_state()
     for b in entrants:
         check_bot_for(b, probe)
@@ -105,6 +114,11 @@ def play_match(
             b.reset(seed * 1_000_003 + g * 31 + i)
         state, steps = play_game(game, seat_bots, rng)
         total_steps += steps
+        if records:
+            from .records import GameRecord
+
+            labels = [{"bot": b.name} for b in seat_bots]
+            kept.append(GameRecord.from_history(game, state.history(), labels, {"match_game": g, "seed": seed}))
         returns, scores = state.returns(), state.scores()
         for i, seat in enumerate(seat_of):
             r = results[i % len(entrants)]
@@ -117,4 +131,4 @@ def play_match(
         r.win_share = sum(r.returns) / r.games
         r.ci95 = _interval(r.returns)
         r.mean_score = sum(r.scores) / r.games
-    return MatchResult(results, games, total_steps / games)
+    return MatchResult(results, games, total_steps / games, kept)

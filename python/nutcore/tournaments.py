@@ -40,6 +40,7 @@ from .match import _interval, play_game
 
 BACKENDS = _parallel.BACKENDS
 _LOG = "games.jsonl"  # the resume log in the output directory: a header line, then a line per game
+_RECORDS = "records.jsonl"  # the games' records (docs/records.md) in the output directory, a line per game
 _BOOTSTRAP = 200
 
 
@@ -241,9 +242,15 @@ def _game_rng(seed: int, index: int) -> random.Random:
 
 
 def play_games(
-    game: Game, specs: Sequence[str], table: Sequence[tuple[int, ...]], seed: int, indices: Sequence[int]
+    game: Game,
+    specs: Sequence[str],
+    table: Sequence[tuple[int, ...]],
+    seed: int,
+    indices: Sequence[int],
+    keep_records: bool = False,
 ) -> list[Record]:
-    """Plays tournament games `indices` (a worker's batch); one record per game."""
+    """Plays tournament games `indices` (a worker's batch); one result per game, with its game
+    record (GameRecord.to_dict()) under "record" when keep_records."""
     records: list[Record] = []
     for index in indices:
         lineup = table[index % len(table)]
@@ -252,15 +259,20 @@ def play_games(
         for bot in seat_bots:
             bot.reset(rng.getrandbits(62))
         state, steps = play_game(game, seat_bots, rng)
-        records.append(
-            {
-                "game": index,
-                "lineup": list(lineup),
-                "returns": [float(x) for x in state.returns()],
-                "scores": [int(x) for x in state.scores()],
-                "length": steps,
-            }
-        )
+        rec: Record = {
+            "game": index,
+            "lineup": list(lineup),
+            "returns": [float(x) for x in state.returns()],
+            "scores": [int(x) for x in state.scores()],
+            "length": steps,
+        }
+        if keep_records:
+            from .records import GameRecord
+
+            labels = [{"bot": specs[b]} for b in lineup]
+            info = {"tournament_game": index, "seed": seed}
+            rec["record"] = GameRecord.from_history(game, state.history(), labels, info).to_dict()
+        records.append(rec)
     return records
 
 
@@ -376,6 +388,26 @@ def _read_log(path: str, header: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return done
 
 
+def _ends_with_newline(path: str) -> bool:
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def _recorded_games(path: str) -> set[int]:
+    """The tournament games whose records a records.jsonl holds (a line cut short is skipped)."""
+    found: set[int] = set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                info = json.loads(line).get("info", {})
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(info, dict) and isinstance(info.get("tournament_game"), int):
+                found.add(info["tournament_game"])
+    return found
+
+
 def _batches(indices: list[int], size: int) -> list[list[int]]:
     return [indices[i : i + size] for i in range(0, len(indices), size)]
 
@@ -398,7 +430,8 @@ def tournament(
     ratings). `game`: a name (then `players`, 2 by default) or a loaded game. `backend`: "local" (a
     process pool of `workers`, default the machine's cores; 1 plays in this process) or "ray"
     (a task per batch; joins the cluster at `address`, else starts a local Ray of `workers` CPUs).
-    `output`: a directory for results.json, ratings.csv, games.csv and the resume log: run the
+    `output`: a directory for results.json, ratings.csv, games.csv, records.jsonl (every game's
+    record, docs/records.md, a line per game in the order they finished) and the resume log: run the
     same tournament with the same output again and it continues where it stopped. `progress`:
     True for a progress bar on stderr, or a callable(done, total). `schedule`: which bots meet
     ("round-robin", "gauntlet" or "ladder": see `lineups`)."""
@@ -437,6 +470,8 @@ def tournament(
     header = _header(game, specs, seed, games, schedule)
     done: dict[int, dict[str, Any]] = {}
     log = None
+    records_file = None
+    recorded: set[int] = set()  # games whose record records.jsonl already holds (a resumed run)
     if output is not None:
         os.makedirs(output, exist_ok=True)
         path = os.path.join(output, _LOG)
@@ -447,6 +482,13 @@ def tournament(
             log = open(path, "w", encoding="utf-8")
             log.write(json.dumps(header) + "\n")
             log.flush()
+    if output is not None:  # after the log's check: a different tournament opens nothing
+        records_path = os.path.join(output, _RECORDS)
+        if os.path.exists(records_path):
+            recorded = _recorded_games(records_path)
+        records_file = open(records_path, "a", encoding="utf-8")
+        if records_file.tell() and not _ends_with_newline(records_path):
+            records_file.write("\n")  # after a line cut short by an interruption
     todo = [i for i in range(games) if i not in done]
     size = batch_size or max(1, min(16, len(todo) // (4 * workers) or 1))
     batches = _batches(todo, size)
@@ -460,6 +502,13 @@ def tournament(
 
     def on_batch(records: list[Record]) -> None:
         for rec in records:
+            record = rec.pop("record", None)
+            # The record first: a game in the resume log always has its record written.
+            if records_file and record is not None and rec["game"] not in recorded:
+                records_file.write(json.dumps(record) + "\n")
+                recorded.add(rec["game"])
+            if records_file:
+                records_file.flush()
             done[rec["game"]] = rec
             if log:
                 log.write(json.dumps(rec) + "\n")
@@ -471,13 +520,15 @@ def tournament(
             report(len(done), games)
 
     try:
-        tasks = [(game, specs, table, seed, batch) for batch in batches]
+        tasks = [(game, specs, table, seed, batch, output is not None) for batch in batches]
         _parallel.run(play_games, tasks, on_batch, backend, workers, address)
     finally:
         if bar is not None:
             bar.close()
         if log:
             log.close()
+        if records_file:
+            records_file.close()
     records = [done[i] for i in range(games)]
     ratings, matrix = rate(records, specs, seed)
     result = TournamentResult(
