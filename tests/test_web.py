@@ -7,6 +7,7 @@ must then look exactly the same."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -36,11 +37,11 @@ GAMES = {
 }
 
 
-@pytest.fixture(scope="module")
-def server():
-    """The app on a free port, served by uvicorn in a thread: (base URL, app)."""
-    app = create_app()
-    sock = bind("127.0.0.1", 0)
+@contextlib.contextmanager
+def serving(app, port: int = 0):
+    """`app` (nutcore serve's) on 127.0.0.1:`port` (0: a free one), served by uvicorn in a thread:
+    its base URL."""
+    sock = bind("127.0.0.1", port)
     srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_LINE_BYTES + 1024))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -48,10 +49,20 @@ def server():
     while not srv.started:
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.02)
-    yield url_of(sock), app
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
+    try:
+        yield url_of(sock)
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app on a free port, served by uvicorn in a thread: (base URL, app)."""
+    app = create_app()
+    with serving(app) as url:
+        yield url, app
 
 
 @pytest.fixture

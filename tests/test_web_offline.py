@@ -5,22 +5,19 @@ browser that accepts it; and the module's size as README and docs/web.md state i
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import json
 import re
 import shutil
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from browser import static_server
-from test_web import GAMES, click_move, legal_actions, server, start  # noqa: F401 (server: a fixture)
+from test_web import GAMES, click_move, legal_actions, server, serving, start  # noqa: F401 (server: a fixture)
 from wasm_support import module_dir
 
-from nutcore.engine import MAX_LINE_BYTES
 from nutcore.web import export
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -198,27 +195,11 @@ def test_a_new_export_takes_over_and_replaces_the_old_cache(browser, tmp_path, m
     context.close()
 
 
-@contextlib.contextmanager
 def _nutcore_serve(port: int):
     """`nutcore serve`'s app on 127.0.0.1:`port`, in a thread: its base URL."""
-    import uvicorn
+    from nutcore.web.server import create_app
 
-    from nutcore.web.server import bind, create_app, url_of
-
-    sock = bind("127.0.0.1", port)
-    srv = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", ws_max_size=MAX_LINE_BYTES + 1024))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield url_of(sock)
-    finally:
-        srv.should_exit = True
-        thread.join(10)
-        sock.close()
+    return serving(create_app(), port)
 
 
 def test_nutcore_serve_on_the_address_of_an_exported_folder_gets_its_page_back(browser, folder):
