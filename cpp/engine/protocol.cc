@@ -84,6 +84,12 @@ const Json* field(const Json& msg, const std::string& cmd, const std::string& ke
   return v;
 }
 
+// `memory_aids` of board and best_move: true unless the request says false.
+bool memory_aids_field(const Json& msg, const std::string& cmd) {
+  const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
+  return !aids || aids->as_bool("memory_aids");
+}
+
 // An integer field in [lo, hi]; `nullable`: null is allowed (and returned as nullopt, as absence).
 std::optional<int64_t> integer_field(const Json& msg, const std::string& cmd, const std::string& key, int64_t lo,
                                      int64_t hi, bool nullable = false) {
@@ -606,8 +612,7 @@ Json Engine::legal(const Json&, const Json*) {
 
 Json Engine::board(const Json& msg, const Json*) {
   const std::string cmd = "board";
-  const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
-  const bool memory_aids = !aids || aids->as_bool("memory_aids");
+  const bool memory_aids = memory_aids_field(msg, cmd);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   const std::optional<int64_t> seat = integer_field(msg, cmd, "seat", 0, session_.game().num_players() - 1, true);
@@ -667,8 +672,7 @@ void Engine::apply_limits(const std::string& cmd, Json& settings) const {
 Json Engine::best_move_cmd(const Json& msg, const Json* rid) {
   const std::string cmd = "best_move";
   Json settings = search_settings(msg, cmd);
-  const Json* aids = field(msg, cmd, "memory_aids", {Json::Type::kBool});
-  const bool memory_aids = !aids || aids->as_bool("memory_aids");
+  const bool memory_aids = memory_aids_field(msg, cmd);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   need_idle(cmd);
