@@ -113,14 +113,16 @@ struct Defaults {
 // Whether a declaration has no solver of its own: its solve is still Defaults' template (a solve of
 // its own hides it).
 template <typename D>
-concept UsesDefaultSolver = requires { &D::template solve<typename D::Game, typename D::Game::StateType>; };
+concept UsesDefaultSolver = requires {
+  &D::template solve<typename D::Game, typename D::Game::StateType>;
+};
 
 // True for a declaration that has every required entry; else a compile error naming the first it
 // lacks. (The game's own contract is checked by check_game, core/game_concept.h.)
 template <typename D>
 constexpr bool check_declaration() {
-  static_assert(
-      std::is_base_of_v<declare::Defaults, D>, "a declaration derives from declare::Defaults (engine/declaration.h)");
+  static_assert(std::is_base_of_v<declare::Defaults, D>,
+                "a declaration derives from declare::Defaults (engine/declaration.h)");
   static_assert(
       requires { D::kName; }, "a declaration has kName, its folder's name");
   static_assert(

@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "games/auf_die_nuesse/declaration.h"  // the facts: name, tag, players...
-#include "core/json.h"
 #include "core/game_defaults.h"
+#include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
+#include "games/auf_die_nuesse/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::adn {
 
@@ -230,7 +230,7 @@ class Game : public GameDefaults<Game, State>, public PerfectInformation<Game, S
   static std::string action_to_string(Action a);
   static Action string_to_action(const std::string& text);  // throws std::invalid_argument
   Json to_json(const State& s) const;
-  State from_json(const Json& j) const;  // validates, then applies forced moves
+  State from_json(const Json& j) const;               // validates, then applies forced moves
   State deserialize(const std::string& bytes) const;  // validates, then applies forced moves
   void validate(const State& s) const;                // throws std::invalid_argument naming the problem
   std::string to_string(const State& s) const;

@@ -19,13 +19,13 @@
 #include <emmintrin.h>
 #endif
 
-#include "games/nutz/declaration.h"  // the facts: name, tag, players...
 #include "core/game_concept.h"
-#include "core/json.h"
 #include "core/game_defaults.h"
+#include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
+#include "games/nutz/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::nutz {
 

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "games/purzelbaum/declaration.h"  // the facts: name, tag, players...
-#include "core/json.h"
 #include "core/game_defaults.h"
+#include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/tensor_writer.h"
 #include "core/types.h"
+#include "games/purzelbaum/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::purzel {
 
