@@ -4,21 +4,44 @@ the new figures in bench/RESULTS.md)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from nutcore import benchmark
+from nutcore import benchmark, list_games
 
-# game: (nodes searched, random-playout transitions)
-PINNED = {
-    "auf_die_nuesse": (36011, 767261),  # MCTS with its policy_bias default (was 36375)
-    "nutz": (18269, 211548),
-    "purzelbaum": (92460, 127045),  # the tumbling model portable to the bit (was 90320)
-    "ritter": (13952, 374915),  # UCT from visit tables: ISMCTS rounds differently (was 13758)
-}
+# Each game's pins are data in its own file, bench/pins/<game>.json: "nodes" searched and random-
+# playout "transitions" (with "why" they last moved), and optionally "search_options" (below).
+PINS_DIR = Path(__file__).resolve().parent.parent / "bench" / "pins"
+
+
+def _pins(game: str) -> dict:
+    path = PINS_DIR / f"{game}.json"
+    if not path.is_file():
+        pytest.fail(
+            f"{game} has no bench pins: pin me: run `python -m nutcore bench --game {game}` and add "
+            f'bench/pins/{game}.json with {{"nodes": <nodes>, "transitions": <transitions>}} from its table '
+            "(and the figures to bench/RESULTS.md)"
+        )
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+PINNED = {g: (_pins(g)["nodes"], _pins(g)["transitions"]) for g in list_games() if (PINS_DIR / f"{g}.json").is_file()}
 SIGNATURE = sum(nodes for nodes, _ in PINNED.values())
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_is_pinned(game):
+    pins = _pins(game)
+    assert isinstance(pins.get("nodes"), int) and isinstance(pins.get("transitions"), int), pins
+
+
+def test_no_pins_for_an_unknown_game():
+    stray = sorted(p.stem for p in PINS_DIR.glob("*.json") if p.stem not in list_games())
+    assert not stray, f"bench/pins has files for games that do not exist: {stray}"
 
 
 def test_signature_is_pinned():
@@ -54,12 +77,10 @@ def test_unknown_game():
 # on the symmetric opening meadow, shoves whose hit probabilities tie came in another order (the
 # other three positions kept 5a83f1e's figures).
 PINNED_OPTIONS = {
-    ("purzelbaum", "policy_bias", 0.7): [(10187, 68), (2889, 219), (1999, 321), (1417, 321)],
-    ("purzelbaum", "widening", 1.5): [(17657, 206), (3425, 139), (2568, 321), (1894, 321)],
-    ("purzelbaum", "exploration", 0.0): [(9483, 139), (2220, 157), (1289, 327), (731, 321)],
-    ("auf_die_nuesse", "policy_bias", 0.7): [(2345, 5), (2326, 0), (2070, 94), (2015, 5)],
-    ("auf_die_nuesse", "widening", 1.5): [(2301, 8), (2148, 0), (2015, 155), (1931, 5)],
-    ("auf_die_nuesse", "exploration", 0.0): [(1978, 8), (1910, 0), (2283, 94), (2062, 5)],
+    (game, *option.split("=")): points
+    for game in list_games()
+    if (PINS_DIR / f"{game}.json").is_file()
+    for option, points in _pins(game).get("search_options", {}).items()
 }
 
 
@@ -68,6 +89,7 @@ def test_search_options_are_pinned(key):
     import nutcore
 
     name, option, value = key
+    value = float(value)
     points = benchmark.positions(nutcore.load_game(name, players=2))
     got = []
     for i, state in enumerate(points):
@@ -75,4 +97,4 @@ def test_search_options_are_pinned(key):
             state, "mcts", iterations=500, seed=i, threads=1, heuristic_rollouts=False, **{option: value}
         )
         got.append((r.nodes, r.action))
-    assert got == PINNED_OPTIONS[key]
+    assert got == [tuple(p) for p in PINNED_OPTIONS[key]]

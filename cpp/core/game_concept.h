@@ -7,7 +7,10 @@
 // The required part is GameConcept. The optional parts below are each a concept that the code
 // using them tests with `if constexpr`; a game without one gets the generic behaviour written
 // beside it. core/perfect_information.h gives a game of perfect information its information-set
-// functions. check_game<G>() names the first required part a game lacks.
+// functions; core/game_defaults.h gives string_to_action and serialize (and validate's checks),
+// which a game declares only to override. A game's facts (kName, kGameTag, kHasChance, ...) are its
+// declaration's (engine/declaration.h, with that part's defaults); the Game's constants read them. check_game<G>()
+// names the first required part a game lacks.
 #pragma once
 
 #include <concepts>
@@ -28,6 +31,7 @@ concept GameConcept = requires(const G& game, typename G::StateType& state, cons
                                typename G::Actions& actions, typename G::Chances& chances, Rng& rng, Action a,
                                double* values, int* points) {
   requires std::is_trivially_copyable_v<typename G::StateType>;
+  { cstate == cstate } -> std::convertible_to<bool>;  // tree reuse finds a position again by it
   { G::kName } -> std::convertible_to<const char*>;
   { G::kGameTag } -> std::convertible_to<uint8_t>;  // its states' bytes say whose they are
   { G::kHasChance } -> std::convertible_to<bool>;
@@ -167,7 +171,9 @@ constexpr bool check_game() {
       requires { typename G::Chances; }, "a game has Chances: a fixed-capacity list of chance outcomes");
   static_assert(std::is_trivially_copyable_v<typename G::StateType>, "a game's StateType is trivially copyable");
   static_assert(
-      requires { G::kName; }, "a game has kName, its folder's name");
+      requires(const typename G::StateType& s) { s == s; }, "a game's StateType has operator== (a byte compare)");
+  static_assert(
+      requires { G::kName; }, "a game has kName, its folder's name (declare::<g>::kName)");
   static_assert(
       requires { G::kGameTag; }, "a game has kGameTag, the byte that marks its serialized states");
   static_assert(

@@ -481,19 +481,22 @@ struct GameEntry {
 template <typename D>
 GameEntry make_entry(const char* folder) {
   using G = typename D::Game;
-  static_assert(check_game<G>());  // names what a game lacks, before the templates below trip on it
+  // Each names what a declaration or a game lacks, before the templates below trip on it.
+  static_assert(check_declaration<D>());
+  static_assert(check_game<G>());
   GameEntry e;
-  e.info.name = G::kName;
+  e.info.name = D::kName;
   if (e.info.name != folder)
-    throw std::logic_error(std::string("the game in cpp/games/") + folder + " calls itself " + G::kName);
+    throw std::logic_error(std::string("the game in cpp/games/") + folder + " calls itself " + D::kName);
   e.info.title = D::kTitle;
-  e.info.tag = G::kGameTag;
-  e.info.hidden_information = G::kHiddenInformation;
+  e.info.tag = D::kGameTag;
+  e.info.hidden_information = D::kHiddenInformation;
   e.info.whole_game_solver = D::kWholeGameSolver;
   e.info.memory_aids = HasMemoryAids<G>;
-  e.info.max_players = G::kMaxNumPlayers;
+  e.info.min_players = D::kMinPlayers;
+  e.info.max_players = D::kMaxPlayers;
   e.info.algorithms = D::kAlgorithms;
-  e.info.search_defaults = game_search_defaults(D::kSearchDefaults, G::kName);
+  e.info.search_defaults = game_search_defaults(D::kSearchDefaults, D::kName);
   for (const char* level : D::kLevels) e.info.levels.push_back(level ? level : "");
   e.load = &GameModel<D>::load;
   return e;

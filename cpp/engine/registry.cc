@@ -34,14 +34,14 @@ constexpr const char* name_of() {
   if constexpr (std::is_same_v<T, End>)
     return nullptr;
   else
-    return T::Game::kName;
+    return T::kName;
 }
 template <typename T>
 constexpr int tag_of() {
   if constexpr (std::is_same_v<T, End>)
     return -1;
   else
-    return T::Game::kGameTag;
+    return T::kGameTag;
 }
 
 // No two games share a name or a serialization tag.

@@ -432,11 +432,7 @@ State Game::from_json(const Json& j) const {
 
 void Game::validate(const State& s) const {
   const int n = s.num_players;
-  // Messages are built only on failure: validation runs on every loaded position.
-  auto require = [](bool ok, const char* message) {
-    if (!ok) fail(std::string("inconsistent auf_die_nuesse state: ") + message);
-  };
-  require(n == params_.players, "player count differs from the game's");
+  require_players(s);  // require() and this: core/game_defaults.h
   require(static_cast<int>(s.stage) <= static_cast<int>(Stage::kOver), "bad stage");
   require(is_node_phase(s.phase), "bad phase");
   const Phase ph = s.phase;
@@ -630,8 +626,6 @@ void Game::validate(const State& s) const {
 
 // ---------------------------------------------------------------------------------------------
 // Binary encoding: the shared nutcore header, then the state (core/state_bytes.h).
-
-std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }
 
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);

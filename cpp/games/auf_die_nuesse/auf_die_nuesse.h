@@ -17,14 +17,16 @@
 #include <string>
 #include <vector>
 
+#include "core/game_defaults.h"
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
+#include "games/auf_die_nuesse/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::adn {
 
-constexpr int kMaxPlayers = 4;
+constexpr int kMaxPlayers = declare::auf_die_nuesse::kMaxPlayers;
 constexpr int kNumKinds = 4;       // walnut, hazelnut, beechnut, acorn
 constexpr int kNumJokerTypes = 6;  // the unordered pairs of kinds
 constexpr int kNumCards = kNumKinds + kNumJokerTypes;
@@ -166,12 +168,15 @@ static_assert(std::has_unique_object_representations_v<State>, "no padding: equa
 using ActionList = FixedList<Action, 128>;
 using ChanceList = FixedList<ChanceOutcome, 64>;
 
-class Game : public PerfectInformation<Game, State> {
+class Game : public GameDefaults<Game, State>, public PerfectInformation<Game, State> {
  public:
-  static constexpr const char* kName = "auf_die_nuesse";
-  static constexpr bool kHasChance = true;
-  static constexpr bool kHiddenInformation = false;
-  static constexpr int kMaxNumPlayers = kMaxPlayers;
+  // The facts are the declaration's (one source); these names are the contract's.
+  static constexpr const char* kName = declare::auf_die_nuesse::kName;
+  static constexpr uint8_t kGameTag = declare::auf_die_nuesse::kGameTag;
+  static constexpr uint8_t kFormatVersion = declare::auf_die_nuesse::kFormatVersion;
+  static constexpr bool kHasChance = declare::auf_die_nuesse::kHasChance;
+  static constexpr bool kHiddenInformation = declare::auf_die_nuesse::kHiddenInformation;
+  static constexpr int kMaxNumPlayers = declare::auf_die_nuesse::kMaxPlayers;
   static constexpr int kNumDistinctActions = act::kNumDistinct;
   using StateType = State;
   using Actions = ActionList;
@@ -225,14 +230,10 @@ class Game : public PerfectInformation<Game, State> {
   static std::string action_to_string(Action a);
   static Action string_to_action(const std::string& text);  // throws std::invalid_argument
   Json to_json(const State& s) const;
-  State from_json(const Json& j) const;  // validates, then applies forced moves
-  std::string serialize(const State& s) const;
+  State from_json(const Json& j) const;               // validates, then applies forced moves
   State deserialize(const std::string& bytes) const;  // validates, then applies forced moves
   void validate(const State& s) const;                // throws std::invalid_argument naming the problem
   std::string to_string(const State& s) const;
-
-  static constexpr uint8_t kGameTag = 1;
-  static constexpr uint8_t kFormatVersion = 1;
 
  private:
   Params params_;
@@ -864,3 +865,8 @@ inline void Game::returns(const State& s, double* out) const {
 }
 
 }  // namespace nutcore::adn
+
+// The heuristics come with the rules: every unit that sees the game sees the same optional hooks
+// (found by argument-dependent lookup, core/game_concept.h), so searches are the same everywhere.
+#include "games/auf_die_nuesse/heuristic.h"
+#include "games/auf_die_nuesse/turn_solver.h"  // the solver the declaration offers

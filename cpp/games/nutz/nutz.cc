@@ -166,12 +166,6 @@ Observed Game::observe(const State& s, Action a, int player) const {
   }
 }
 
-Action Game::string_to_action(const std::string& text) const {
-  for (Action a = 0; a < act::kNumDistinct; ++a)
-    if (action_to_string(a) == text) return a;
-  fail("nutz: no action is called \"" + text + "\"");
-}
-
 // ---------------------------------------------------------------------------------------------
 // JSON.
 
@@ -410,10 +404,7 @@ State Game::from_json(const Json& j) const {
 
 void Game::validate(const State& s) const {
   const int n = s.num_players, trees = n + 1;
-  auto require = [](bool ok, const char* message) {
-    if (!ok) fail(std::string("inconsistent nutz state: ") + message);
-  };
-  require(n == params_.players, "player count differs from the game's");
+  require_players(s);  // require() and this: core/game_defaults.h
   require(static_cast<int>(s.phase) < kNumPhases, "bad phase");
   const Phase ph = s.phase;
   const int T = params_.last_tree_tokens;
@@ -615,16 +606,14 @@ void Game::validate(const State& s) const {
   }
 }
 
-std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }
-
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);
-  if (static_cast<int>(s.phase) >= kNumPhases) fail("inconsistent nutz state: bad phase");
-  if (s.num_players != params_.players) fail("inconsistent nutz state: player count differs from the game's");
+  require(static_cast<int>(s.phase) < kNumPhases, "bad phase");
+  require_players(s);
   // Derived fields must match what they derive from.
   State check = s;
   if (s.phase != Phase::kSquirrels) set_order(check);
-  if (std::memcmp(check.order, s.order, sizeof s.order) != 0) fail("inconsistent nutz state: the order of play");
+  require(std::memcmp(check.order, s.order, sizeof s.order) == 0, "the order of play");
   validate(s);
   const int n = s.num_players;
   int expected = 0;
@@ -642,7 +631,7 @@ State Game::deserialize(const std::string& bytes) const {
     default:
       expected = s.order[s.step];
   }
-  if (s.current != expected) fail("inconsistent nutz state: the seat to act");
+  require(s.current == expected, "the seat to act");
   run(s);
   return s;
 }

@@ -20,14 +20,16 @@
 #endif
 
 #include "core/game_concept.h"
+#include "core/game_defaults.h"
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
+#include "games/nutz/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::nutz {
 
-constexpr int kMaxPlayers = 4;
+constexpr int kMaxPlayers = declare::nutz::kMaxPlayers;
 constexpr int kMaxTrees = kMaxPlayers + 1;
 constexpr int kMaxKinds = 10;
 constexpr int kMaxTypes = 15;  // type 15 is "hidden" in a seat's view
@@ -184,12 +186,15 @@ inline int column_size(const State& s, int j) {
   return n;
 }
 
-class Game {
+class Game : public GameDefaults<Game, State> {
  public:
-  static constexpr const char* kName = "nutz";
-  static constexpr bool kHasChance = true;
-  static constexpr bool kHiddenInformation = true;
-  static constexpr int kMaxNumPlayers = kMaxPlayers;
+  // The facts are the declaration's (one source); these names are the contract's.
+  static constexpr const char* kName = declare::nutz::kName;
+  static constexpr uint8_t kGameTag = declare::nutz::kGameTag;
+  static constexpr uint8_t kFormatVersion = declare::nutz::kFormatVersion;
+  static constexpr bool kHasChance = declare::nutz::kHasChance;
+  static constexpr bool kHiddenInformation = declare::nutz::kHiddenInformation;
+  static constexpr int kMaxNumPlayers = declare::nutz::kMaxPlayers;
   static constexpr int kNumDistinctActions = act::kNumDistinct;
   using StateType = State;
   using Actions = ActionList;
@@ -275,17 +280,12 @@ class Game {
   static Params params_from_json(const Json& j);
   Json params_json() const;
   std::string action_to_string(Action a) const;
-  Action string_to_action(const std::string& text) const;
   Json to_json(const State& s) const;
   Json view_json(const State& s, int player) const;  // to_json with what `player` has not seen "hidden"
   State from_json(const Json& j) const;
-  std::string serialize(const State& s) const;
   State deserialize(const std::string& bytes) const;
   void validate(const State& s) const;
   std::string to_string(const State& s) const;
-
-  static constexpr uint8_t kGameTag = 4;
-  static constexpr uint8_t kFormatVersion = 1;
 
  private:
   Params params_;
@@ -750,3 +750,7 @@ inline State Game::resample(const State& s, int player, Rng& rng) const {
 }
 
 }  // namespace nutcore::nutz
+
+// The heuristics come with the rules: every unit that sees the game sees the same optional hooks
+// (found by argument-dependent lookup, core/game_concept.h), so searches are the same everywhere.
+#include "games/nutz/heuristic.h"

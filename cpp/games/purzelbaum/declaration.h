@@ -1,20 +1,29 @@
-// Purzelbaum as the engine knows it (engine/declaration.h says what each entry means).
+// Purzelbaum: every fact about it, and what the engine calls (engine/declaration.h says what each
+// entry means). The hooks' bodies are in declaration.cc.
 #pragma once
 
 #include "engine/declaration.h"
-#include "games/purzelbaum/heuristic.h"
-#include "games/purzelbaum/purzelbaum.h"
-#include "games/purzelbaum/winter_solver.h"
+
+namespace nutcore::purzel {
+class Game;
+struct State;
+struct Params;
+}  // namespace nutcore::purzel
 
 namespace nutcore::declare {
 
-struct purzelbaum {
-  using Game = purzel::Game;
+struct purzelbaum : Defaults {
+  static constexpr const char* kName = "purzelbaum";
   static constexpr const char* kTitle = "Purzelbaum";
+  static constexpr uint8_t kGameTag = 2;
+  static constexpr uint8_t kFormatVersion = 1;
+  static constexpr bool kHasChance = true;
+  static constexpr bool kHiddenInformation = false;
+  static constexpr int kMaxPlayers = 4;
   static constexpr AlgorithmSet kAlgorithms = {Algorithm::kMcts, Algorithm::kExpectimax, Algorithm::kSolver};
   static constexpr bool kWholeGameSolver = true;  // any winter position, to the end of the game
-  // (A bias towards the greedy policy loses strength here: 0.67 instead of 0.76 at 1,000.)
-  static constexpr const char* kSearchDefaults = "{}";
+  // (No bias towards the greedy policy in kSearchDefaults: it loses strength here, 0.67 instead
+  // of 0.76 at 1,000.)
   // Luck caps what search adds (MCTS wins about 75% against greedy at any budget), while slips
   // and memory decide a lot: most levels are greedy players, less noisy and forgetful each step,
   // the steps read off a first ladder (rating against noise is steep near 0 and flat above 0.4).
@@ -30,39 +39,14 @@ struct purzelbaum {
                                                                   "auto:iterations=1000",
                                                                   "auto:iterations=1000,evaluator=learned+playout"};
 
+  using Game = purzel::Game;
   // Perfect memory makes the winter a game of perfect information: "auto" solves it exactly.
-  static Algorithm auto_algorithm(const Game& g, const purzel::State& s) {
-    return solver_applies(g, s) ? Algorithm::kSolver : Algorithm::kMcts;
-  }
-  static bool solver_applies(const Game&, const purzel::State& s) { return s.phase == purzel::Phase::kDig; }
-  static SolverAnswer solve(const Game& game, const purzel::State& s, const StopFlag* stop) {
-    const purzel::WinterSolution r = purzel::WinterSolver(game.num_players(), stop).solve(game, s);
-    SolverAnswer a;
-    a.best_action = r.best_action;
-    for (const auto& [action, v] : r.action_values) a.actions.push_back({action, 1, static_cast<double>(v)});
-    a.value = r.value;
-    a.nodes = r.positions;
-    a.elapsed = r.elapsed;
-    a.extra.set("positions", Json::integer(r.positions));
-    Json future = Json::array();
-    for (long f : r.future) future.push(Json::integer(f));
-    a.extra.set("future", future);
-    a.extra.set("evaluation", Json::string("64 * points + nuts, final, under best play"));
-    if (r.value.size() == 2) {
-      const int mover = s.current;
-      a.extra.set("outcome", Json::string(r.outcome > 0 ? "win" : r.outcome < 0 ? "loss" : "draw"));
-      // Values are 64 * points + nuts with nuts < 64: whole division gives the points.
-      a.extra.set("margin_points",
-                  Json::integer(static_cast<long>(r.value[mover]) / 64 - static_cast<long>(r.value[1 - mover]) / 64));
-    }
-    return a;
-  }
-  static purzel::Params fuzz_params(int players, int turn_cap, int) {
-    purzel::Params p;
-    p.players = players;
-    if (turn_cap) p.turn_cap = turn_cap;
-    return p;
-  }
+  static Algorithm auto_algorithm(const Game& g, const purzel::State& s);
+  static bool solver_applies(const Game&, const purzel::State& s);
+  static SolverAnswer solve(const Game& game, const purzel::State& s, const StopFlag* stop);
+  static purzel::Params fuzz_params(int players, int turn_cap, int variant);
 };
 
 }  // namespace nutcore::declare
+
+#include "games/purzelbaum/purzelbaum.h"  // the rules, which read the facts above

@@ -224,12 +224,6 @@ std::string Game::action_to_string(Action a) {
   return "off the box";
 }
 
-Action Game::string_to_action(const std::string& text) {
-  for (Action a = 0; a < act::kNumDistinct; ++a)
-    if (action_to_string(a) == text) return a;
-  fail("purzelbaum: no action is called \"" + text + "\"");
-}
-
 Json Game::to_json(const State& s) const {
   const int n = s.num_players;
   Json j = Json::object();
@@ -318,11 +312,7 @@ State Game::from_json(const Json& j) const {
 
 void Game::validate(const State& s) const {
   const int n = s.num_players;
-  // Messages are built only on failure: validation runs on every loaded position.
-  auto require = [](bool ok, const char* message) {
-    if (!ok) fail(std::string("inconsistent purzelbaum state: ") + message);
-  };
-  require(n == params_.players, "player count differs from the game's");
+  require_players(s);  // require() and this: core/game_defaults.h
   require(s.zero == 0, "padding byte is not zero");
   require(static_cast<int>(s.season) <= 2 && static_cast<int>(s.phase) <= 4, "bad season or phase");
   const Season se = s.season;
@@ -383,8 +373,6 @@ void Game::validate(const State& s) const {
     if (se == Season::kOver) require(s.white == 0, "the game ends when every disk is green");
   }
 }
-
-std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }
 
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);

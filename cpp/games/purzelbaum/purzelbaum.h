@@ -13,15 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "core/game_defaults.h"
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/tensor_writer.h"
 #include "core/types.h"
+#include "games/purzelbaum/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::purzel {
 
-constexpr int kMaxPlayers = 4;
+constexpr int kMaxPlayers = declare::purzelbaum::kMaxPlayers;
 constexpr int kMaxHoles = 20;
 constexpr int kMaxEnds = 16;
 constexpr uint8_t kNone = 0xFF;
@@ -79,12 +81,15 @@ static_assert(std::has_unique_object_representations_v<State>, "no padding: equa
 using ActionList = FixedList<Action, 320>;
 using ChanceList = FixedList<ChanceOutcome, 24>;
 
-class Game : public PerfectInformation<Game, State> {
+class Game : public GameDefaults<Game, State>, public PerfectInformation<Game, State> {
  public:
-  static constexpr const char* kName = "purzelbaum";
-  static constexpr bool kHasChance = true;
-  static constexpr bool kHiddenInformation = false;
-  static constexpr int kMaxNumPlayers = kMaxPlayers;
+  // The facts are the declaration's (one source); these names are the contract's.
+  static constexpr const char* kName = declare::purzelbaum::kName;
+  static constexpr uint8_t kGameTag = declare::purzelbaum::kGameTag;
+  static constexpr uint8_t kFormatVersion = declare::purzelbaum::kFormatVersion;
+  static constexpr bool kHasChance = declare::purzelbaum::kHasChance;
+  static constexpr bool kHiddenInformation = declare::purzelbaum::kHiddenInformation;
+  static constexpr int kMaxNumPlayers = declare::purzelbaum::kMaxPlayers;
   static constexpr int kNumDistinctActions = act::kNumDistinct;
   using StateType = State;
   using Actions = ActionList;
@@ -154,10 +159,8 @@ class Game : public PerfectInformation<Game, State> {
   static Params params_from_json(const Json& j);
   Json params_json() const;
   static std::string action_to_string(Action a);
-  static Action string_to_action(const std::string& text);
   Json to_json(const State& s) const;
   State from_json(const Json& j) const;
-  std::string serialize(const State& s) const;
   State deserialize(const std::string& bytes) const;
   void validate(const State& s) const;
   std::string to_string(const State& s) const;
@@ -166,9 +169,6 @@ class Game : public PerfectInformation<Game, State> {
   // remember them). The same for every seat (`player`, -1 for an onlooker, is not used).
   Json present_json(const State& s, int player) const;
   std::string present_string(const State& s, int player) const;
-
-  static constexpr uint8_t kGameTag = 2;
-  static constexpr uint8_t kFormatVersion = 1;
 
  private:
   std::string board_string(const State& s, bool memory) const;
@@ -392,3 +392,7 @@ inline void Game::returns(const State& s, double* out) const {
 }
 
 }  // namespace nutcore::purzel
+
+// The heuristics come with the rules: every unit that sees the game sees the same optional hooks
+// (found by argument-dependent lookup, core/game_concept.h), so searches are the same everywhere.
+#include "games/purzelbaum/heuristic.h"

@@ -1,20 +1,27 @@
-// Die Ritter von der Haselnuss as the engine knows it (engine/declaration.h says what each entry
-// means).
+// Die Ritter von der Haselnuss: every fact about it, and what the engine calls
+// (engine/declaration.h says what each entry means). The hooks' bodies are in declaration.cc.
 #pragma once
 
 #include "engine/declaration.h"
-#include "games/ritter/heuristic.h"
-#include "games/ritter/ritter.h"
+
+namespace nutcore::ritter {
+class Game;
+struct Params;
+}  // namespace nutcore::ritter
 
 namespace nutcore::declare {
 
-struct ritter {
-  using Game = nutcore::ritter::Game;
+struct ritter : Defaults {
+  static constexpr const char* kName = "ritter";
   static constexpr const char* kTitle = "Die Ritter von der Haselnuss";
-  // Hidden information: only the searches that play from the seat's information set.
+  static constexpr uint8_t kGameTag = 3;
+  static constexpr uint8_t kFormatVersion = 1;
+  static constexpr bool kHasChance = true;
+  static constexpr bool kHiddenInformation = true;
+  static constexpr int kMaxPlayers = 4;
+  // Hidden information: only the searches that play from the seat's information set (no exact
+  // solver: the defaults).
   static constexpr AlgorithmSet kAlgorithms = {Algorithm::kIsmcts, Algorithm::kPimc};
-  static constexpr bool kWholeGameSolver = false;
-  static constexpr const char* kSearchDefaults = "{}";
   // The generic table's last step (3,000 to 10,000 iterations) gained nothing, and its greedy
   // steps were uneven: one more greedy level, and budgets up to 3,000.
   static constexpr std::array<const char*, kNumLevels> kLevels = {
@@ -31,18 +38,10 @@ struct ritter {
       nullptr,  // level 11: the generic one (the learned search)
   };
 
-  static Algorithm auto_algorithm(const Game&, const nutcore::ritter::State&) { return Algorithm::kIsmcts; }
-  static bool solver_applies(const Game&, const nutcore::ritter::State&) { return false; }
-  static SolverAnswer solve(const Game&, const nutcore::ritter::State&, const StopFlag*) {
-    throw std::invalid_argument("ritter has no exact solver");
-  }
-  static nutcore::ritter::Params fuzz_params(int players, int turn_cap, int variant) {
-    nutcore::ritter::Params p;
-    p.players = players;
-    if (turn_cap) p.turn_cap = turn_cap;
-    p.first_only = variant % 2;  // both shouting rules
-    return p;
-  }
+  using Game = nutcore::ritter::Game;
+  static nutcore::ritter::Params fuzz_params(int players, int turn_cap, int variant);
 };
 
 }  // namespace nutcore::declare
+
+#include "games/ritter/ritter.h"  // the rules, which read the facts above

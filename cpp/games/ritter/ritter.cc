@@ -300,12 +300,6 @@ Observed Game::observe(const State& s, Action a, int player) const {
   return out;
 }
 
-Action Game::string_to_action(const std::string& text) const {
-  for (Action a = 0; a < act::kNumDistinct; ++a)
-    if (action_to_string(a) == text) return a;
-  fail("ritter: no action is called \"" + text + "\"");
-}
-
 Json Game::to_json(const State& s) const {
   const int n = s.num_players;
   auto or_null = [](uint8_t v) { return v == kNone ? Json::null() : Json::integer(v); };
@@ -464,10 +458,7 @@ State Game::from_json(const Json& j) const {
 
 void Game::validate(const State& s) const {
   const int n = s.num_players;
-  auto require = [](bool ok, const char* message) {
-    if (!ok) fail(std::string("inconsistent ritter state: ") + message);
-  };
-  require(n == params_.players, "player count differs from the game's");
+  require_players(s);  // require() and this: core/game_defaults.h
   require(static_cast<int>(s.phase) < kNumPhases, "bad phase");
   const Phase ph = s.phase;
   require(s.turn <= params_.turn_cap && (s.turn < params_.turn_cap || ph == Phase::kTerminal),
@@ -584,8 +575,6 @@ void Game::validate(const State& s) const {
                                                          : x.right | x.wrong;
   require(popcount(candidates) >= 2, "a first-shouter chance node needs two candidates");
 }
-
-std::string Game::serialize(const State& s) const { return state_to_bytes(s, kGameTag, kFormatVersion, s.num_players); }
 
 State Game::deserialize(const std::string& bytes) const {
   State s = state_from_bytes<State>(bytes, kGameTag, kFormatVersion, params_.players);

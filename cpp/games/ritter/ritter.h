@@ -21,14 +21,16 @@
 #endif
 
 #include "core/game_concept.h"
+#include "core/game_defaults.h"
 #include "core/json.h"
 #include "core/perfect_information.h"
 #include "core/rng.h"
 #include "core/types.h"
+#include "games/ritter/declaration.h"  // the facts: name, tag, players...
 
 namespace nutcore::ritter {
 
-constexpr int kMaxPlayers = 4;
+constexpr int kMaxPlayers = declare::ritter::kMaxPlayers;
 constexpr int kMaxNodes = 16;
 constexpr int kMaxBushes = 12;
 constexpr int kMaxHides = 4;
@@ -108,12 +110,15 @@ static_assert(std::has_unique_object_representations_v<State>, "no padding: equa
 using ActionList = FixedList<Action, kMaxNodes>;
 using ChanceList = FixedList<ChanceOutcome, 6>;
 
-class Game {
+class Game : public GameDefaults<Game, State> {
  public:
-  static constexpr const char* kName = "ritter";
-  static constexpr bool kHasChance = true;
-  static constexpr bool kHiddenInformation = true;
-  static constexpr int kMaxNumPlayers = kMaxPlayers;
+  // The facts are the declaration's (one source); these names are the contract's.
+  static constexpr const char* kName = declare::ritter::kName;
+  static constexpr uint8_t kGameTag = declare::ritter::kGameTag;
+  static constexpr uint8_t kFormatVersion = declare::ritter::kFormatVersion;
+  static constexpr bool kHasChance = declare::ritter::kHasChance;
+  static constexpr bool kHiddenInformation = declare::ritter::kHiddenInformation;
+  static constexpr int kMaxNumPlayers = declare::ritter::kMaxPlayers;
   static constexpr int kNumDistinctActions = act::kNumDistinct;
   using StateType = State;
   using Actions = ActionList;
@@ -185,18 +190,13 @@ class Game {
   static Params params_from_json(const Json& j);
   Json params_json() const;
   std::string action_to_string(Action a) const;
-  Action string_to_action(const std::string& text) const;
   Json to_json(const State& s) const;
   Json view_json(const State& s, int player) const;  // to_json with what `player` has not seen "hidden"
   State from_json(const Json& j) const;
-  std::string serialize(const State& s) const;
   State deserialize(const std::string& bytes) const;
   void validate(const State& s) const;
   std::string to_string(const State& s) const;
   const std::string& node_name(int node) const { return names_[node]; }
-
-  static constexpr uint8_t kGameTag = 3;
-  static constexpr uint8_t kFormatVersion = 1;
 
  private:
   std::string seat_string(const State& s, int player, bool memory) const;
@@ -636,3 +636,7 @@ inline State Game::forget(const State& s, int player, double recall, Rng& rng) c
 }
 
 }  // namespace nutcore::ritter
+
+// The heuristics come with the rules: every unit that sees the game sees the same optional hooks
+// (found by argument-dependent lookup, core/game_concept.h), so searches are the same everywhere.
+#include "games/ritter/heuristic.h"
