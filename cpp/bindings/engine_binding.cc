@@ -197,8 +197,6 @@ const float* input_array(const py::handle& obj, const char* what, std::vector<py
 }  // namespace
 
 void bind_engine(py::module_& m) {
-  py::class_<engine::AnyState>(m, "_AnyState", "The base of every game's state class.");
-
   py::class_<KeptTree>(m, "_SearchTree", "A search tree kept between best_move calls (nutcore.SearchTree).")
       .def(py::init<>())
       .def("clear", [](KeptTree& t) {
