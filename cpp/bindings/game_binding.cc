@@ -70,10 +70,14 @@ const GameHooks& game_hooks(const engine::AnyGame& game) {
   return found->second;
 }
 
+void declare_game_classes(py::module_& m) {
+  py::class_<AnyState>(m, "State", "A position of a declared game, with its history (OpenSpiel's names).");
+  py::class_<PyGame>(m, "Game", "A declared game with its parameters: immutable (nutcore.load_game).");
+}
+
 void bind_game_classes(py::module_& m) {
-  // Both classes first, then their methods: each names the other in its signatures.
-  py::class_<AnyState> state_cls(m, "State", "A position of a declared game, with its history (OpenSpiel's names).");
-  py::class_<PyGame> game_cls(m, "Game", "A declared game with its parameters: immutable (nutcore.load_game).");
+  auto state_cls = py::reinterpret_borrow<py::class_<AnyState>>(m.attr("State"));
+  auto game_cls = py::reinterpret_borrow<py::class_<PyGame>>(m.attr("Game"));
   state_cls.def("current_player", &AnyState::current_player)
       .def("is_chance_node", &AnyState::is_chance_node)
       .def("is_terminal", &AnyState::is_terminal)

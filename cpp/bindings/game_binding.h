@@ -104,7 +104,9 @@ struct GameHooks {
 void register_game_hooks(const std::string& game, GameHooks hooks);
 const GameHooks& game_hooks(const engine::AnyGame& game);
 
-// nutcore.Game, nutcore.State and the policy functions over the hooks (game_binding.cc).
+// nutcore.Game and nutcore.State: the classes first, so that every signature can name them (and
+// they name the engine's classes), then their methods and the policy functions over the hooks.
+void declare_game_classes(py::module_& m);
 void bind_game_classes(py::module_& m);
 
 }  // namespace nutcore::bindings

@@ -51,8 +51,9 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<nutcore::Stopped>(m, "SearchStopped");
   // Hooks some tests read (a game's python_testing.cc adds its own): private, out of the module's face.
   m.def_submodule("_testing", "Hooks for nutcore's own tests; not an API.");
-  nutcore::bindings::bind_game_classes(m);  // first: the engine's functions name State and Game
+  nutcore::bindings::declare_game_classes(m);  // first: the engine's functions name State and Game
   nutcore::bindings::bind_engine(m);
+  nutcore::bindings::bind_game_classes(m);
 #define NUTCORE_GAME(name) nutcore::bindings::bind_##name(m);
 #include "games.inc"
 #undef NUTCORE_GAME
