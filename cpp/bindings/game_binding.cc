@@ -31,6 +31,10 @@ std::map<std::string, GameHooks>& hooks_table() {
 }
 
 using engine::AnyState;
+// A position as JSON data: typed as the object it must be, taken as any value so that anything
+// else is the loader's ValueError.
+NUTCORE_TYPE_NAME(JsonObjectName, "dict[str, typing.Any]");
+using JsonObjectArg = Typed<JsonObjectName>;
 using StatePtr = std::unique_ptr<AnyState>;
 
 // The declaration's algorithms, by name, in the order of kAlgorithmNames.
@@ -266,7 +270,7 @@ void bind_game_classes(py::module_& m) {
       .def_property_readonly("params", [](const PyGame& g) { return json_object_to_py(g.model->params_json()); })
       .def("new_initial_state", [](const PyGame& g) { return g.model->new_initial_state(); })
       .def(
-          "state_from_json", [](const PyGame& g, const JsonDict& d) { return g.model->state_from_json(json_from_py(d)); },
+          "state_from_json", [](const PyGame& g, const JsonObjectArg& d) { return g.model->state_from_json(json_from_py(d)); },
           py::arg("data"))
       .def(
           "deserialize_state",
@@ -292,9 +296,11 @@ void bind_game_classes(py::module_& m) {
           py::arg("seat") = py::none(), py::arg("opponents") = py::none())
       .def(
           "random_playouts",
-          [](const PyGame& g, const IndexArg& n_arg, const IndexArg& seed, const std::optional<const AnyState*>& from) {
+          [](const PyGame& g, const IndexArg& n_arg, const IndexArg& seed, const OrNoneArg<AnyState>& from) {
             const int64_t n = int_arg(n_arg, "random_playouts: n", 0, int64_t{1} << 40);
-            const AnyState* start = from.value_or(nullptr);
+            if (!from.is_none() && !py::isinstance<AnyState>(from))
+              throw std::invalid_argument("random_playouts: state must be a nutcore.State, got " + py_repr(from));
+            const AnyState* start = from.is_none() ? nullptr : &from.cast<const AnyState&>();
             if (start && !start->game().same_as(*g.model))
               throw std::invalid_argument("random_playouts: the state belongs to another game (other parameters)");
             return game_hooks(*g.model).random_playouts(*g.model, start, n, seed_arg(seed));

@@ -18,7 +18,8 @@ namespace nutcore::bindings {
 template <typename D>
 const engine::StateModel<D>& state_model(const engine::AnyState& state, const std::string& what) {
   const auto* model = dynamic_cast<const engine::StateModel<D>*>(&state);
-  if (!model) throw std::invalid_argument(what + ": needs a " + D::Game::kName + " state");
+  if (!model)
+    throw std::invalid_argument(what + ": needs a state of " + D::Game::kName + ", not of " + state.game().info().name);
   return *model;
 }
 
