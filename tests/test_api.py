@@ -93,7 +93,8 @@ def test_every_game_is_one_pair_of_classes_whose_facts_come_from_its_declaration
 
 
 @pytest.mark.parametrize(
-    "old", ["AufDieNuesse", "Purzelbaum", "Ritter", "Nutz"]  # the classes each game had before the one pair
+    "old",
+    ["AufDieNuesse", "Purzelbaum", "Ritter", "Nutz"],  # the classes each game had before the one pair
 )
 def test_the_per_game_class_names_are_deprecated_aliases(old):
     from nutcore import _core

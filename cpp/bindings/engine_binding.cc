@@ -34,7 +34,7 @@ NUTCORE_TYPE_NAME(Int64ArrayName, "numpy.typing.NDArray[numpy.int64]");
 int str_or_bytes(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
 int numpy_array(PyObject* o) { return py::isinstance<py::array>(o); }
 using Int64Array = Typed<Int64ArrayName, numpy_array>;  // a numpy array; its dtype and shape checked where used
-using Float32Array = Typed<Float32Name>;  // input_array checks dtype and shape
+using Float32Array = Typed<Float32Name>;                // input_array checks dtype and shape
 using Float32ArrayOrNone = Typed<Float32OrNoneName>;
 using BotSpecArg = Typed<StrName>;  // a str, or a ValueError that shows what a spec looks like
 using BotSettingsArg = Typed<BotSettingsName>;

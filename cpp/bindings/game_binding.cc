@@ -106,7 +106,8 @@ void bind_game_classes(py::module_& m) {
           },
           py::arg("action"))
       .def(
-          "action_to_string", [](const AnyState& s, const IndexArg& a) { return s.action_to_string(action_arg(s, a, "action")); },
+          "action_to_string",
+          [](const AnyState& s, const IndexArg& a) { return s.action_to_string(action_arg(s, a, "action")); },
           py::arg("action"))
       .def("string_to_action", &AnyState::string_to_action, py::arg("text"))
       .def("returns", &AnyState::returns)
@@ -128,8 +129,7 @@ void bind_game_classes(py::module_& m) {
             if (!s.is_chance_node()) throw py::value_error("_sample_chance needs a chance node");
             return game_hooks(s.game()).sample_chance(s, seed_arg(seed));
           },
-          py::arg("seed"),
-          "For the test of sample_chance's contract: the outcome it draws from a generator so seeded.")
+          py::arg("seed"), "For the test of sample_chance's contract: the outcome it draws from a generator so seeded.")
       .def("clone", [](const AnyState& s) { return s.clone(); })
       .def("__copy__", [](const AnyState& s) { return s.clone(); })
       .def(
@@ -183,7 +183,8 @@ void bind_game_classes(py::module_& m) {
           py::arg("player"),
           "The position as `player` knows it: to_json's data with what it has not seen marked \"hidden\".")
       .def(
-          "information_key", [](const AnyState& s, const IndexArg& player) { return s.information_key(seat_arg(s, player)); },
+          "information_key",
+          [](const AnyState& s, const IndexArg& player) { return s.information_key(seat_arg(s, player)); },
           py::arg("player"), "A 64-bit hash of information_state_string(player), as search uses it.")
       .def(
           "observation_tensor",
@@ -224,7 +225,8 @@ void bind_game_classes(py::module_& m) {
   // What the generic layers ask of a game, from its declaration (on the game too).
   state_cls
       .def_property_readonly(
-          "game_name", [](const AnyState& s) { return s.game().info().name; }, "The game's name, as load_game takes it.")
+          "game_name", [](const AnyState& s) { return s.game().info().name; },
+          "The game's name, as load_game takes it.")
       .def_property_readonly(
           "hidden_information", [](const AnyState& s) { return s.game().info().hidden_information; },
           "Whether a seat may not see everything (docs/information.md).")
@@ -270,7 +272,8 @@ void bind_game_classes(py::module_& m) {
       .def_property_readonly("params", [](const PyGame& g) { return json_object_to_py(g.model->params_json()); })
       .def("new_initial_state", [](const PyGame& g) { return g.model->new_initial_state(); })
       .def(
-          "state_from_json", [](const PyGame& g, const JsonObjectArg& d) { return g.model->state_from_json(json_from_py(d)); },
+          "state_from_json",
+          [](const PyGame& g, const JsonObjectArg& d) { return g.model->state_from_json(json_from_py(d)); },
           py::arg("data"))
       .def(
           "deserialize_state",
@@ -287,8 +290,7 @@ void bind_game_classes(py::module_& m) {
             o.seed = seed_arg(seed);
             o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
             o.external_chance = external;
-            o.seat = seat.is_none() ? -1
-                                    : static_cast<int>(int_arg(seat, "seat", 0, g.model->info().max_players - 1));
+            o.seat = seat.is_none() ? -1 : static_cast<int>(int_arg(seat, "seat", 0, g.model->info().max_players - 1));
             o.opponents = std::move(opponents);
             return PyVectorEnv{g.model->new_vector_env(o)};
           },

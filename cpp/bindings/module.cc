@@ -2,7 +2,6 @@
 #include <pybind11/pybind11.h>
 
 #include <cctype>
-
 #include <string>
 
 #include "bindings/boundary.h"
@@ -71,8 +70,7 @@ PYBIND11_MODULE(_core, m) {
     old_names[py::str(prefix + "State")] = m.attr("State");
   }
   m.def("__getattr__", [old_names](const std::string& name) -> py::object {
-    if (!old_names.contains(name))
-      throw py::attribute_error("module 'nutcore._core' has no attribute '" + name + "'");
+    if (!old_names.contains(name)) throw py::attribute_error("module 'nutcore._core' has no attribute '" + name + "'");
     const std::string generic = py::str(old_names[py::str(name)].attr("__name__"));
     if (PyErr_WarnEx(PyExc_DeprecationWarning,
                      (name + " is deprecated: every game's class is now nutcore." + generic).c_str(), 1) < 0)

@@ -11,7 +11,6 @@ legal_actions(), apply_action(a), returns(), ... See README.md and docs/rules/.
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 from . import _core
 from ._core import CHANCE, TERMINAL, Game, SearchStopped, State, StopToken
@@ -74,14 +73,14 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type:
     """The per-game class names of old (e.g. AufDieNuesseState, the native module's): deprecated
     names of nutcore.Game and nutcore.State, with a DeprecationWarning pointing at the caller."""
     if name.endswith(("Game", "State")):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             cls = getattr(_core, name, None)
-        if cls is not None and caught:
+        if isinstance(cls, type) and caught:
             warnings.warn(str(caught[0].message), DeprecationWarning, stacklevel=2)
             return cls
     raise AttributeError(f"module 'nutcore' has no attribute {name!r}")
