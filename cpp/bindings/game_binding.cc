@@ -97,12 +97,18 @@ void bind_game_classes(py::module_& m) {
             } catch (const std::invalid_argument&) {
               a = -1;  // not an action id at all: reported with the legal ones
             }
-            if (a < 0 || !s.is_legal(a)) {
-              const std::string shown =
-                  py_repr(action) + (PyBool_Check(action.ptr()) ? " (a bool, not an action id)" : "");
-              throw std::invalid_argument(s.illegal_action_message(shown, a));
+            if (a >= 0) {
+              // apply_action checks legality itself (and changes nothing if it throws): one check.
+              try {
+                s.apply_action(a);
+                return;
+              } catch (const std::invalid_argument&) {
+                if (s.is_legal(a)) throw;  // refused for another reason: its own message
+              }
             }
-            s.apply_action(a);
+            const std::string shown =
+                py_repr(action) + (PyBool_Check(action.ptr()) ? " (a bool, not an action id)" : "");
+            throw std::invalid_argument(s.illegal_action_message(shown, a));
           },
           py::arg("action"))
       .def(
