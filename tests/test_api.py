@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import numpy as np
 import pytest
@@ -108,6 +109,19 @@ def test_the_per_game_class_names_are_deprecated_aliases(old):
         with pytest.raises(AttributeError):
             module.ChessState  # noqa: B018
         assert not hasattr(module, "AufDieNuesse")
+
+
+def test_a_game_writes_no_binding_code():
+    """A game's Python classes are the generic pair and its hooks are generated from the build's game
+    list: in a game's folder only the optional python_testing.cc (hooks for its own tests) speaks
+    to Python."""
+    from pathlib import Path
+
+    games = Path(__file__).resolve().parent.parent / "cpp" / "games"
+    for name in nutcore.list_games():
+        for path in sorted((games / name).iterdir()):
+            if path.name != "python_testing.cc":
+                assert not re.search(r"pybind11|\bpy::", path.read_text(encoding="utf-8")), path
 
 
 def test_a_game_test_hook_refuses_another_games_state():
