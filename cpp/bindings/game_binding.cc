@@ -35,7 +35,6 @@ using engine::AnyState;
 // else is the loader's ValueError.
 NUTCORE_TYPE_NAME(JsonObjectName, "dict[str, typing.Any]");
 using JsonObjectArg = Typed<JsonObjectName>;
-using StatePtr = std::unique_ptr<AnyState>;
 
 // The declaration's algorithms, by name, in the order of kAlgorithmNames.
 py::typing::Tuple<py::str, py::ellipsis> algorithm_names(const engine::GameInfo& info) {
