@@ -85,7 +85,7 @@ struct PyGame {
 // What the Python surface needs of a game beyond engine::AnyGame and AnyState: its playout loops
 // and its policies, instantiated in the game's generated binding unit (game_hooks.h), so that a
 // playout runs inside the game's template code. A policy the game lacks is left empty.
-struct GameHooks {
+struct NUTCORE_HIDDEN GameHooks {  // hidden, as the pybind11 types it holds are
   // n uniformly random games from `start` (the initial state if null): (returns, lengths).
   std::function<PlayoutArrays(const engine::AnyGame&, const engine::AnyState* start, int64_t n, uint64_t seed)>
       random_playouts;
