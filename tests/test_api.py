@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import numpy as np
 import pytest
@@ -68,6 +69,67 @@ def test_test_hooks_are_not_in_the_product_module():
     hooks = ("adn_heuristic_margin", "purzelbaum_outcome_table")
     assert not any(hasattr(_core, name) or hasattr(nutcore, name) for name in hooks)
     assert all(callable(getattr(_core._testing, name)) for name in hooks)
+
+
+def test_every_game_is_one_pair_of_classes_whose_facts_come_from_its_declaration():
+    """Every game is a nutcore.Game and its states nutcore.State; what a game is (its name, title,
+    information, algorithms, solver) is read from its declaration (_core.game_infos), on the game
+    and on each of its states alike."""
+    from nutcore import _core
+
+    infos = {info["name"]: info for info in _core.game_infos()}
+    for name in nutcore.list_games():
+        game = nutcore.load_game(name)
+        state = game.new_initial_state()
+        assert type(game) is nutcore.Game and type(state) is nutcore.State
+        assert type(state.clone()) is nutcore.State and type(state.get_game()) is nutcore.Game
+        info = infos[name]
+        assert (game.name, game.title, game.hidden_information) == (name, info["title"], info["hidden_information"])
+        assert game.algorithms == state.algorithms == info["algorithms"] and game.algorithms
+        assert game.whole_game_solver == state.whole_game_solver == info["whole_game_solver"]
+        assert state.game_name == name and state.hidden_information == game.hidden_information
+    # One class, many games: states and games of different games are never equal.
+    a, b = (nutcore.load_game(name) for name in nutcore.list_games()[:2])
+    assert a != b and a.new_initial_state() != b.new_initial_state()
+
+
+@pytest.mark.parametrize(
+    "old",
+    ["AufDieNuesse", "Purzelbaum", "Ritter", "Nutz"],  # the classes each game had before the one pair
+)
+def test_the_per_game_class_names_are_deprecated_aliases(old):
+    from nutcore import _core
+
+    for module in (nutcore, _core):
+        for suffix, cls in (("Game", nutcore.Game), ("State", nutcore.State)):
+            with pytest.warns(DeprecationWarning, match=f"{old}{suffix} is deprecated") as caught:
+                assert getattr(module, old + suffix) is cls
+            assert caught[0].filename == __file__  # it points at the caller
+    for module in (nutcore, _core):
+        with pytest.raises(AttributeError):
+            module.ChessState  # noqa: B018
+        assert not hasattr(module, "AufDieNuesse")
+
+
+def test_a_game_writes_no_binding_code():
+    """A game's Python classes are the generic pair and its hooks are generated from the build's game
+    list: in a game's folder only the optional python_testing.cc (hooks for its own tests) speaks
+    to Python."""
+    from pathlib import Path
+
+    games = Path(__file__).resolve().parent.parent / "cpp" / "games"
+    for name in nutcore.list_games():
+        for path in sorted((games / name).iterdir()):
+            if path.name != "python_testing.cc":
+                assert not re.search(r"pybind11|\bpy::", path.read_text(encoding="utf-8")), path
+
+
+def test_a_game_test_hook_refuses_another_games_state():
+    from nutcore import _core
+
+    nutz = nutcore.load_game("nutz").new_initial_state()
+    with pytest.raises(ValueError, match="needs a state of auf_die_nuesse, not of nutz"):
+        _core._testing.adn_heuristic_margin(nutz, 0)
 
 
 def random_state(game, seed, steps):

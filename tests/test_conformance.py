@@ -25,7 +25,7 @@ def game(request):
 def test_game_object(game):
     assert game.num_players() == game.params["players"]
     assert game.num_distinct_actions() > 0
-    again = nutcore.load_game(type(game).name, **game.params)
+    again = nutcore.load_game(game.name, **game.params)
     assert again.params == game.params
 
 

@@ -93,7 +93,7 @@ def test_hello_and_list_games(proc):
         assert g["default_params"][-1] == nutcore.load_game(g["name"], players=hi).params
         state = nutcore.load_game(g["name"]).new_initial_state()
         assert g["hidden_information"] == state.hidden_information
-        assert g["algorithms"] == ["auto", *type(state).algorithms]
+        assert g["algorithms"] == ["auto", *state.algorithms]
     assert proc.ask(cmd="quit", id="q") == {"type": "quit", "id": "q"}
     code, err = proc.finish()
     assert code == 0 and "Traceback" not in err

@@ -74,7 +74,7 @@ def test_information_api_on_every_game(name, players):
                 state.information_state_string(bad)
             with pytest.raises(ValueError):
                 state.resample_from_infostate(bad, 0)
-    assert type(game.new_initial_state()).hidden_information == game.hidden_information
+    assert game.new_initial_state().hidden_information == game.hidden_information
     assert game.hidden_information == (name in ("ritter", "nutz"))
 
 

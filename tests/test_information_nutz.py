@@ -315,7 +315,7 @@ def test_bots_play_nutz_through_the_generic_layers():
         state.apply_action(rng.choices(actions, probs)[0])
     result = nutcore.best_move(state, iterations=100, seed=3)
     assert result.algorithm == "ismcts" and result.action in state.legal_actions()
-    assert type(state).algorithms == ("ismcts", "pimc")
+    assert state.algorithms == ("ismcts", "pimc")
     with pytest.raises(ValueError, match="not available for nutz"):
         nutcore.best_move(state, "mcts")
     match = nutcore.play_match(game, ["ismcts:iterations=30", "greedy", "pimc:iterations=30"], games=3, seed=1)

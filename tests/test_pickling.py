@@ -75,7 +75,7 @@ def test_a_pickle_keeps_non_default_parameters():
         nutcore.load_game("auf_die_nuesse", players=4, turn_cap=50),
     ):
         again = pickle.loads(pickle.dumps(game))
-        assert again == game and again != nutcore.load_game(type(game).name, players=game.num_players())
+        assert again == game and again != nutcore.load_game(game.name, players=game.num_players())
         state = game.new_initial_state()
         assert pickle.loads(pickle.dumps(state)).get_game() == game
 

@@ -17,7 +17,7 @@ HIDDEN = [g for g in GAMES if nutcore.load_game(g).hidden_information]
 
 
 def tree_algorithm(state) -> str:
-    return "ismcts" if "ismcts" in type(state).algorithms else "mcts"
+    return "ismcts" if "ismcts" in state.algorithms else "mcts"
 
 
 def decision_after(state, rng: random.Random, steps: int):

@@ -30,8 +30,11 @@ NUTCORE_TYPE_NAME(BotSettingsName, "dict[str, typing.Any] | None");
 NUTCORE_TYPE_NAME(SendName, "collections.abc.Callable[[str], object]");
 NUTCORE_TYPE_NAME(LineName, "str | bytes | bytearray | memoryview");
 NUTCORE_TYPE_NAME(PathName, "str | bytes");
+NUTCORE_TYPE_NAME(Int64ArrayName, "numpy.typing.NDArray[numpy.int64]");
 int str_or_bytes(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
-using Float32Array = Typed<Float32Name>;  // input_array checks dtype and shape
+int numpy_array(PyObject* o) { return py::isinstance<py::array>(o); }
+using Int64Array = Typed<Int64ArrayName, numpy_array>;  // a numpy array; its dtype and shape checked where used
+using Float32Array = Typed<Float32Name>;                // input_array checks dtype and shape
 using Float32ArrayOrNone = Typed<Float32OrNoneName>;
 using BotSpecArg = Typed<StrName>;  // a str, or a ValueError that shows what a spec looks like
 using BotSettingsArg = Typed<BotSettingsName>;
@@ -197,8 +200,6 @@ const float* input_array(const py::handle& obj, const char* what, std::vector<py
 }  // namespace
 
 void bind_engine(py::module_& m) {
-  py::class_<engine::AnyState>(m, "_AnyState", "The base of every game's state class.");
-
   py::class_<KeptTree>(m, "_SearchTree", "A search tree kept between best_move calls (nutcore.SearchTree).")
       .def(py::init<>())
       .def("clear", [](KeptTree& t) {
@@ -354,7 +355,8 @@ void bind_engine(py::module_& m) {
           py::arg("out"))
       .def(
           "step",
-          [](PyVectorEnv& v, const py::array& actions, const ArrayDict& out) {
+          [](PyVectorEnv& v, const Int64Array& actions_arg, const ArrayDict& out) {
+            const auto actions = py::reinterpret_borrow<py::array>(actions_arg);
             const int64_t n = v.env->num_envs();
             if (!py::isinstance<py::array_t<int64_t>>(actions) || actions.ndim() != 1 || actions.shape(0) != n ||
                 !(actions.flags() & py::array::c_style))
@@ -370,7 +372,8 @@ void bind_engine(py::module_& m) {
           py::arg("actions"), py::arg("out"))
       .def(
           "random_actions",
-          [](PyVectorEnv& v, py::array& out) {
+          [](PyVectorEnv& v, const Int64Array& out_arg) {
+            auto out = py::reinterpret_borrow<py::array>(out_arg);
             if (!py::isinstance<py::array_t<int64_t>>(out) || out.ndim() != 1 || out.shape(0) != v.env->num_envs() ||
                 !(out.flags() & py::array::c_style) || !out.writeable())
               throw std::invalid_argument("random_actions: out must be a writeable int64 array of shape (" +
@@ -561,7 +564,7 @@ void bind_engine(py::module_& m) {
           "For tests: the game being played and the connection's seat.")
       .def(
           "_replace_truth",
-          [](PyEngine& e, const py::object& position) {
+          [](PyEngine& e, const JsonDict& position) {
             const Json truth = json_from_py(position);
             without_gil([&] {
               e.engine->replace_truth(truth);

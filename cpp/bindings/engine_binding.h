@@ -4,9 +4,22 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <typeinfo>
 
 #include "bindings/boundary.h"
 #include "engine/any.h"
+
+// Every game's states are the one Python class nutcore.State (game_binding.cc): a state returned
+// to Python is wrapped as that, with no lookup of its dynamic type (StateModel<D>, which is not
+// bound), which would cost each clone() or new_initial_state() a failed search of pybind11's type
+// registry.
+template <>
+struct pybind11::polymorphic_type_hook<nutcore::engine::AnyState> {
+  static const void* get(const nutcore::engine::AnyState* src, const std::type_info*& type) {
+    type = nullptr;
+    return src;
+  }
+};
 
 namespace nutcore::bindings {
 

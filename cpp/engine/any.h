@@ -200,11 +200,15 @@ class AnyState {
   virtual std::vector<std::pair<Action, double>> chance_outcomes() const = 0;
   virtual bool is_legal(Action a) const = 0;  // a legal action, or a chance outcome
   virtual void apply_action(Action a) = 0;    // is_legal or std::invalid_argument
+  // "illegal action <shown> (<its string>) in <game>; legal actions: [...]": apply_action's error,
+  // with the action shown as the caller got it (a is -1 where it is no action id at all).
+  virtual std::string illegal_action_message(const std::string& shown, Action a) const = 0;
   virtual std::string action_to_string(Action a) const = 0;
   virtual Action string_to_action(const std::string& text) const = 0;
   virtual std::vector<double> returns() const = 0;
   virtual std::vector<int> scores() const = 0;
   virtual const std::vector<Action>& history() const = 0;
+  virtual void set_history(std::vector<Action> history) = 0;  // unpickling: the actions that led here
 
   virtual Json to_json() const = 0;
   virtual std::string to_string() const = 0;

@@ -117,7 +117,7 @@ class StateModel final : public AnyState {
 
   const G& rules() const;
   const S& state() const { return state_; }
-  void set_history(std::vector<Action> history) { history_ = std::move(history); }
+  void set_history(std::vector<Action> history) override { history_ = std::move(history); }
 
   const AnyGame& game() const override;
   std::shared_ptr<const AnyGame> game_ptr() const override;
@@ -155,7 +155,7 @@ class StateModel final : public AnyState {
     history_.push_back(a);
   }
   // "illegal action <shown> (<its string>) in <game>; legal actions: [a (s), ...]".
-  std::string illegal_action_message(const std::string& shown, Action a) const {
+  std::string illegal_action_message(const std::string& shown, Action a) const override {
     std::ostringstream msg;
     msg << "illegal action " << shown;
     if (a >= 0 && a < G::kNumDistinctActions) msg << " (" << rules().action_to_string(a) << ")";

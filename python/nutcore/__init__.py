@@ -10,8 +10,10 @@ legal_actions(), apply_action(a), returns(), ... See README.md and docs/rules/.
 
 from __future__ import annotations
 
+import warnings
+
 from . import _core
-from ._core import CHANCE, TERMINAL, SearchStopped, StopToken
+from ._core import CHANCE, TERMINAL, Game, SearchStopped, State, StopToken
 
 __version__ = _core.__version__
 
@@ -45,6 +47,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Bot",
+    "Game",
     "GreedyBot",
     "MatchResult",
     "Network",
@@ -54,6 +57,7 @@ __all__ = [
     "SearchResult",
     "SearchStopped",
     "SearchTree",
+    "State",
     "StopToken",
     "TournamentResult",
     "VectorEnv",
@@ -71,3 +75,16 @@ __all__ = [
     "solve",
     "tournament",
 ]
+
+
+def __getattr__(name: str) -> type:
+    """The per-game class names of old (e.g. AufDieNuesseState, the native module's): deprecated
+    names of nutcore.Game and nutcore.State, with a DeprecationWarning pointing at the caller."""
+    if name.endswith(("Game", "State")):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cls = getattr(_core, name, None)
+        if isinstance(cls, type) and caught:
+            warnings.warn(str(caught[0].message), DeprecationWarning, stacklevel=2)
+            return cls
+    raise AttributeError(f"module 'nutcore' has no attribute {name!r}")

@@ -11,14 +11,12 @@ import numbers
 import operator
 import os
 import stat
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import numpy as np
 
 from . import _core
-
-if TYPE_CHECKING:
-    from ._types import Game, State
+from ._core import Game, State
 
 MAX_SEED = 2**64 - 1
 
@@ -55,17 +53,12 @@ def flag(value: Any, name: str) -> bool:
     raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
-def _is_native(obj: Any, suffix: str) -> bool:
-    cls = type(obj)
-    return cls.__module__ == _core.__name__ and cls.__name__.endswith(suffix)
-
-
 def native_state(state: object) -> Any:
     """The native state itself, or the one an adapter wraps: any object whose `nutcore_state`
     attribute is a native state (nutcore.openspiel's states). Anything else is returned unchanged,
     for state_game_name (or the native call it goes to) to refuse."""
     inner = getattr(state, "nutcore_state", None)
-    return inner if _is_native(inner, "State") else state
+    return inner if isinstance(inner, State) else state
 
 
 def state_game_name(state: object, who: str) -> str:
@@ -75,23 +68,17 @@ def state_game_name(state: object, who: str) -> str:
 
 def checked_state(state: object, who: str) -> State:
     """`state` if it is a native state; ValueError for anything else (a game, None, ...)."""
-    if not _is_native(state, "State"):
-        hint = " (a game: call game.new_initial_state())" if _is_native(state, "Game") else ""
+    if not isinstance(state, State):
+        hint = " (a game: call game.new_initial_state())" if isinstance(state, Game) else ""
         raise ValueError(f"{who}: not a nutcore state: {state!r}{hint}")
-    return cast("State", state)
-
-
-def as_native(state: State) -> _core._AnyState:
-    """A state for the generic native functions: every native state class derives from _AnyState,
-    which the protocol State cannot say."""
-    return cast(_core._AnyState, state)
+    return state
 
 
 def checked_game(game: object, who: str) -> Game:
     """`game` if it is a native game; ValueError for anything else."""
-    if not _is_native(game, "Game"):
+    if not isinstance(game, Game):
         raise ValueError(f"{who}: not a nutcore game (use nutcore.load_game): {game!r}")
-    return cast("Game", game)
+    return game
 
 
 def check_game(game: object, who: str) -> str:

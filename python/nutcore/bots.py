@@ -179,4 +179,4 @@ def check_bot_for(bot: object, state: StateLike) -> None:
         raise ValueError(f"not a bot: {bot!r} (give a nutcore.Bot or a spec such as 'greedy')")
     native = _checks.checked_state(_checks.native_state(state), "bot")
     if isinstance(bot, NativeBot):
-        bot._native.check_for(_checks.as_native(native))
+        bot._native.check_for(native)

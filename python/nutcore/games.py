@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 from . import _checks, _core
 from ._types import Game, State
@@ -35,12 +35,9 @@ def read_json_file(path: PathLike, what: str) -> Any:
     return _core.read_json_file(raw, what)
 
 
-# The declared games (cpp/games/<g>/declaration.h, in CMake's NUTCORE_GAMES order), and each one's
-# native game class: <CamelCaseName>Game, made from its parameters.
+# The declared games (cpp/games/<g>/declaration.h, in CMake's NUTCORE_GAMES order); every one is a
+# nutcore.Game, made from its name and parameters.
 _INFOS: dict[str, dict[str, Any]] = {info["name"]: info for info in _core.game_infos()}
-_GAMES: dict[str, Callable[[dict[str, Any]], Game]] = {
-    name: getattr(_core, "".join(w.capitalize() for w in name.split("_")) + "Game") for name in _INFOS
-}
 
 
 def search_defaults(name: str, algorithm: str) -> dict[str, Any]:
@@ -61,7 +58,7 @@ def level_overrides(name: str) -> dict[int, tuple[str, dict[str, Any]]]:
 @functools.lru_cache(maxsize=None)
 def _data_params(name: str) -> frozenset[str]:
     """The parameters of a game that are data by default (lists and objects)."""
-    return frozenset(k for k, v in _GAMES[name]({"players": 2}).params.items() if isinstance(v, (dict, list)))
+    return frozenset(k for k, v in Game(name, {"players": 2}).params.items() if isinstance(v, (dict, list)))
 
 
 def _read_file_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -73,18 +70,18 @@ def _read_file_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def list_games() -> list[str]:
     """The names load_game accepts."""
-    return sorted(_GAMES)
+    return sorted(_INFOS)
 
 
 def load_game(name: str, players: int = 2, **params: Any) -> Game:
     """Create a game: `players` seats (2-4) and any game parameter by name (see game.params)."""
     if not isinstance(name, str):
         raise ValueError(f"load_game: the game name must be a string, got {name!r}")
-    if name not in _GAMES:
+    if name not in _INFOS:
         raise ValueError(f"unknown game {name!r}; available: {list_games()}")
     info = _INFOS[name]
     players = _checks.integer(players, f"{name}: players", info["min_players"], info["max_players"])
-    return _GAMES[name](_read_file_params(name, {"players": players, **params}))
+    return Game(name, _read_file_params(name, {"players": players, **params}))
 
 
 @functools.lru_cache(maxsize=64)

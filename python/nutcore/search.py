@@ -26,7 +26,7 @@ __all__ = [
     "solve",
 ]
 
-# Every algorithm; a game's native state lists those it supports (type(state).algorithms), and
+# Every algorithm; a game lists those it supports (game.algorithms, state.algorithms), and
 # _core.auto_algorithm(state) says which one "auto" takes there. Their options and defaults live in
 # C++ (cpp/engine/settings.cc, over the search layer's option structs): default_options(name).
 ALL_ALGORITHMS = ("mcts", "ismcts", "pimc", "expectimax", "solver")
@@ -193,7 +193,7 @@ def best_move(
     _checks.network(network, "best_move")
     settings = _settings(algorithm, iterations, time_limit, threads, seed, options)
     tree_native = None if tree is None else tree._native
-    return _result(_core.best_move(_checks.as_native(native), settings, stop, tree_native, network))
+    return _result(_core.best_move(native, settings, stop, tree_native, network))
 
 
 def load_network(source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes]) -> Network:
@@ -215,7 +215,7 @@ def shipped_network(game: str, players: int) -> Network | None:
 
 def solve(state: StateLike, stop: StopToken | None = None) -> SearchResult:
     """Solve a position exactly to the end of the game, where the game's solver does that
-    (type(state).whole_game_solver; Purzelbaum: any winter position, docs/rules/purzelbaum.md).
+    (state.whole_game_solver; Purzelbaum: any winter position, docs/rules/purzelbaum.md).
     `state` may be an adapter state, as for best_move.
 
     Purzelbaum: value is per seat the final 64 * points + nuts under best play (points first, then
@@ -226,8 +226,8 @@ def solve(state: StateLike, stop: StopToken | None = None) -> SearchResult:
     game = native.game_name
     if stop is not None and not isinstance(stop, StopToken):
         raise ValueError(f"solve: stop must be a nutcore.StopToken, got {stop!r}")
-    if not type(native).whole_game_solver:
+    if not native.whole_game_solver:
         raise ValueError(f"solve: {game} has no exact whole-game solver (try best_move(state, algorithm='solver'))")
     if native.is_terminal():
         raise ValueError("solve: the game is over")
-    return _result(_core.solve(_checks.as_native(native), stop))
+    return _result(_core.solve(native, stop))

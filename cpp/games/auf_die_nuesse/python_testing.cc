@@ -1,17 +1,16 @@
-// Auf die Nüsse! in nutcore._core: its classes and policies (from its declaration), and a hook the
-// search tests read (in the private nutcore._core._testing).
-#include "bindings/search_binding.h"
+// Auf die Nüsse!'s hook for the search tests, in the private nutcore._core._testing (its Python
+// classes are the generic Game and State, with no code of its own).
+#include "bindings/game_hooks.h"
 #include "games/auf_die_nuesse/declaration.h"
 
 namespace nutcore::bindings {
 
-void bind_auf_die_nuesse(py::module_& m) {
-  using S = engine::StateModel<declare::auf_die_nuesse>;
-  bind_declared_game<declare::auf_die_nuesse>(m);
+void bind_auf_die_nuesse_testing(py::module_& m) {
   py::module_ testing = m.attr("_testing");
   testing.def(
       "adn_heuristic_margin",
-      [](const S& state, const IndexArg& player) {
+      [](const engine::AnyState& any, const IndexArg& player) {
+        const auto& state = state_model<declare::auf_die_nuesse>(any, "adn_heuristic_margin");
         const int p = static_cast<int>(int_arg(player, "player", 0, state.game().num_players() - 1));
         return adn::heuristic_margin(state.rules(), state.state(), p);
       },

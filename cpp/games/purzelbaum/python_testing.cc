@@ -1,14 +1,17 @@
-// Purzelbaum in nutcore._core: its classes and policies (from its declaration), and its tumbling
-// model's table, which the tests compare with the reference's (in the private
-// nutcore._core._testing).
-#include "bindings/search_binding.h"
-#include "games/purzelbaum/declaration.h"
+// Purzelbaum's tumbling model's table, which the tests compare with the reference's, in the private
+// nutcore._core._testing (its Python classes are the generic Game and State).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <utility>
+#include <vector>
+
+#include "bindings/boundary.h"
 #include "games/purzelbaum/tumble_model.h"
 
 namespace nutcore::bindings {
 
-void bind_purzelbaum(py::module_& m) {
-  bind_declared_game<declare::purzelbaum>(m);
+void bind_purzelbaum_testing(py::module_& m) {
   py::module_ testing = m.attr("_testing");
   testing.def(
       "purzelbaum_outcome_table",
