@@ -44,7 +44,6 @@ def owned_files(game: str) -> list[Path]:
 # What every game must have among them, and what to add if it lacks one.
 REQUIRED = {
     "cpp/games/{g}/declaration.h": "its facts and what the engine calls (engine/declaration.h)",
-    "cpp/games/{g}/python.cc": "its Python classes: bind_declared_game<declare::{g}> in bind_{g}",
     "python/nutcore/reference/{g}/__init__.py": "its plain-Python reference implementation",
     "python/nutcore/web/static/boards/{g}.js": "its board on the page (docs/web.md)",
     "docs/rules/{g}.md": "its rules as implemented, with the action and JSON encodings",
