@@ -5,14 +5,14 @@
     python bench/engine_doors.py doors [--iterations 20000] [--repeats 5]
 
 startup: from process start to the `hello` reply, for nutcore-engine (C++ only), `nutcore engine`
-(the same engine in a Python process) and the WebAssembly build in Node (tests/wasm_lines.mjs,
+(the same engine in a Python process) and the WebAssembly build in Node (tests/helpers/wasm_lines.mjs,
 through its JavaScript API), alternating, each run a fresh process; medians and ranges.
 speed: best_move's iterations a second on the same positions (every game, after 12 random
 actions), through the C ABI (nc_best_move by ctypes) and through Python (nutcore.best_move),
 alternating; the ratio ABI / Python per position (the same seed: the same search, so the same
 iterations; the time is what differs).
 doors: the same searches as a client of each door of the engine protocol gets them
-(tests/protocol.py's TRANSPORTS: best_move after set_position, timed from the request to its
+(tests/helpers/protocol.py's TRANSPORTS: best_move after set_position, timed from the request to its
 reply, the protocol's cost included), against the Python call, alternating; the ratio door /
 Python in iterations a second per position.
 """

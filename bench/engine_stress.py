@@ -4,10 +4,10 @@ default suite, run by hand and recorded in bench/RESULTS.md.
     python bench/engine_stress.py tests [--rounds 200] [--transports capi python] [--stall 300]
     python bench/engine_stress.py race [--rounds 20000] [--seed 1]
 
-tests: the engine protocol tests (tests/test_engine.py) of the given doors and the thread tests
-(tests/test_engine_threads.py), each round a fresh pytest process with a watchdog: a round that
+tests: the engine protocol tests (tests/doors/test_engine.py) of the given doors and the thread tests
+(tests/doors/test_engine_threads.py), each round a fresh pytest process with a watchdog: a round that
 runs longer than --stall seconds is a stall (it is killed and counted), a round that fails is
-counted with its first failure. race: tests/engine_race.c built against the installed library and
+counted with its first failure. race: tests/helpers/engine_race.c built against the installed library and
 run for --rounds rounds (its own watchdog reports a stall).
 
 Prints a table (markdown) and, with --output FILE, appends it there.
@@ -52,7 +52,7 @@ def _tests(args) -> list[str]:
     # prints every thread's Python stack if one test runs past half the stall time.
     command = [sys.executable, "-m", "pytest", "-v", "-x", "-p", "no:cacheprovider", "-p", "no:randomly"]
     command += ["-o", f"faulthandler_timeout={args.stall // 2}"]
-    command += ["tests/test_engine.py", "tests/test_engine_threads.py", "-k", expression]
+    command += ["tests/doors/test_engine.py", "tests/doors/test_engine_threads.py", "-k", expression]
     seconds, failures, stalls = [], [], 0
     for r in range(args.rounds):
         start = time.monotonic()

@@ -2,7 +2,7 @@
 depth, and how deep a time limit reaches. Every depth is the search to that depth alone, so a
 search to depth D counts the nodes of depths 1..D and the search of depth D alone is its count less
 depth D - 1's; the overhead is the ratio of the two. Positions: Auf die Nüsse!'s first decision
-after 10 random steps (tests/test_reliability.py's decision_state), 2 and 3 players.
+after 10 random steps (tests/doors/test_reliability.py's decision_state), 2 and 3 players.
 
     python bench/expectimax_deepening.py [--max-seconds 2] [--time-limits 0.1,0.5,2]
 """

@@ -1,5 +1,5 @@
 """How quickly Ctrl-C stops native work: SIGINT is sent to a child process in the middle of each
-long call of tests/test_interrupt.py, and the time until its KeyboardInterrupt handler runs is
+long call of tests/generic/test_interrupt.py, and the time until its KeyboardInterrupt handler runs is
 measured (both clocks are the system's monotonic clock).
 
     python bench/interrupt_latency.py [--runs 5]

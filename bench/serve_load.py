@@ -8,7 +8,7 @@ client sees it: `nutcore serve` and `nutcore engine` as processes, driven by the
    fresh client's `hello` and of a keepalive ping (median and max of `--samples`), and the
    server's memory.
 2. The time from `stop` to the search's answer, for a long search of every kind the stop tests
-   use (tests/test_hardening.py, LONG_SEARCHES), in `nutcore engine`.
+   use (tests/doors/test_hardening.py, LONG_SEARCHES), in `nutcore engine`.
 3. The time from closing a socket in the middle of a search to a fresh search getting its slot.
 4. The time from SIGTERM to the server's exit, with searches running.
 """

@@ -8,7 +8,7 @@ the game's default search on one thread, then random playouts), with as many ite
 as the native build runs in about SECONDS (a multiple of 10,000, at least 10,000; a short probe
 sets it per game) so that every game's searches last long enough to time, run in one session by the native
 build (the package's _core, through best_move), by the WebAssembly module in Node
-(tests/wasm_node.mjs) and in headless Chromium (tests/wasm_workload.mjs in a page served by a
+(tests/helpers/wasm_node.mjs) and in headless Chromium (tests/helpers/wasm_workload.mjs in a page served by a
 static server). Per game the best of --repeats runs of each; iterations a second and playout
 transitions a second, and the ratio to native. The node counts must agree across the three (the
 same searches), and the script says so.

@@ -29,7 +29,7 @@ def impl(request):
 
 @pytest.fixture(scope="module")
 def browser():
-    """The system's Chromium, headless, through Playwright (tests/browser.py)."""
+    """The system's Chromium, headless, through Playwright (tests/helpers/browser.py)."""
     from browser import launch, sync_playwright
 
     with sync_playwright() as p:

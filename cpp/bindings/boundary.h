@@ -28,7 +28,7 @@ namespace py = pybind11;
 
 // Python objects the bindings take as they come and check themselves (int_arg, seed_arg, bytes_arg
 // below), so that a bad value is a ValueError naming it. Each is named, in the signatures pybind11
-// writes and so in the stub (tests/stubgen.py), by the types those checks accept.
+// writes and so in the stub (tools/stubgen.py), by the types those checks accept.
 inline int any_object(PyObject*) { return 1; }
 // Hidden, as pybind11's own classes are (a base more hidden than its class is a warning).
 #if defined(__GNUC__)

@@ -16,7 +16,7 @@
 //      Keying by the acting seat's view follows OpenSpiel's ISMCTS. A tree keyed by the searching
 //      seat's view everywhere (opponents deciding on what the searcher knows) was tried: it models
 //      opponents as not knowing their own cards, and on Ritter walked into thieves another seat had
-//      seen (tests/test_ismcts.py, test_avoids_a_thief_another_seat_knows_when_carrying).
+//      seen (tests/generic/test_ismcts.py, test_avoids_a_thief_another_seat_knows_when_carrying).
 //   3. nodes not yet in the tree are added on the way, up to and including the first one of the
 //      searching seat, then a playout to the end of the game. The other seats' nodes fragment (one
 //      per determinisation of what they know): new ones would end most walks one move deep, so the

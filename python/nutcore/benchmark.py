@@ -56,7 +56,7 @@ def positions(game: Any, count: int = POSITIONS, seed: int = SEED) -> list[Any]:
 
 def workload(names: list[str] | None = None, iterations: int = ITERATIONS, playouts: int = PLAYOUTS) -> dict[str, Any]:
     """The workload as data, for every door that runs it (`run` below, the WebAssembly check in
-    tests/wasm_node.mjs): per game its parameters, its searches (a position as JSON and best_move's
+    tests/helpers/wasm_node.mjs): per game its parameters, its searches (a position as JSON and best_move's
     request) and its playouts (from the start, seeded)."""
     games = []
     for name in _checked(names):

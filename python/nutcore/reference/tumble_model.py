@@ -2,7 +2,7 @@
 nut shoved off a branch end lands, and what that means for the turn.
 
 A model, not a rule: this is the reference's own reading of it (the native game computes it in
-C++, cpp/games/purzelbaum/tumble_model.cc; tests/test_tumble_model.py compares the two tables).
+C++, cpp/games/purzelbaum/tumble_model.cc; tests/games/test_tumble_model.py compares the two tables).
 
 The nut lands at the branch end plus isotropic Gaussian noise of standard deviation sigma. For a
 target hole t the 22 outcomes are
