@@ -73,7 +73,7 @@ T* maybe_ptr(const Maybe<T>& m) {
 using JsonDict = py::typing::Dict<py::str, py::object>;
 
 // Per-move statistics as Python dicts (a search's result, a running search's progress).
-inline py::list action_stats_to_py(const std::vector<ActionStats>& stats) {
+inline py::list action_stats_to_py(const std::vector<ActionTally>& stats) {
   py::list actions;
   for (const auto& s : stats) {
     py::dict d;

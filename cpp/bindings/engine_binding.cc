@@ -1,5 +1,5 @@
 // The engine for Python, generic over every declared game: best_move in one call (settings checked
-// in C++, the GIL released while searching), the exact solvers, kept search trees, what the
+// in C++, the GIL released while searching), the exact solvers, kept trees, what the
 // generic layers ask of a game, and the declared games themselves.
 #include "bindings/engine_binding.h"
 
@@ -102,7 +102,7 @@ auto without_gil(F&& f) {
 
 }  // namespace
 
-JsonDict outcome_to_py(const engine::SearchOutcome& r) {
+JsonDict outcome_to_py(const engine::SearchResult& r) {
   py::dict out;
   out["action"] = r.action;
   out["action_string"] = r.action_string;
@@ -125,13 +125,9 @@ JsonDict outcome_to_py(const engine::SearchOutcome& r) {
   return JsonDict(std::move(out));
 }
 
-engine::KeptSearch* KeptTree::for_state(const engine::AnyState& state) {
+engine::AnyKeptTree* PySearchTree::for_state(const engine::AnyState& state) {
   if (users > 0) throw std::invalid_argument("tree: this search tree is in use by another search");
-  if (!owner || !owner->same_as(state.game())) {
-    owner = state.game_ptr();
-    kept = state.game().new_kept_search();
-  }
-  return kept.get();
+  return tree.for_state(state);
 }
 
 namespace {
@@ -200,12 +196,11 @@ const float* input_array(const py::handle& obj, const char* what, std::vector<py
 }  // namespace
 
 void bind_engine(py::module_& m) {
-  py::class_<KeptTree>(m, "_SearchTree", "A search tree kept between best_move calls (nutcore.SearchTree).")
+  py::class_<PySearchTree>(m, "_SearchTree", "A search tree kept between best_move calls (nutcore.SearchTree).")
       .def(py::init<>())
-      .def("clear", [](KeptTree& t) {
+      .def("clear", [](PySearchTree& t) {
         if (t.users > 0) throw std::invalid_argument("tree: this search tree is in use by another search");
-        t.owner.reset();
-        t.kept.reset();
+        t.tree.clear();
       });
 
   py::class_<Network, std::shared_ptr<Network>>(m, "Network",
@@ -272,26 +267,26 @@ void bind_engine(py::module_& m) {
   m.def(
       "best_move",
       [](const engine::AnyState& state, const JsonDict& settings, const Maybe<StopToken>& stop_token,
-         const Maybe<KeptTree>& tree_ref, std::optional<std::shared_ptr<Network>> network_arg) {
+         const Maybe<PySearchTree>& tree_ref, std::optional<std::shared_ptr<Network>> network_arg) {
         StopToken* token = maybe_ptr(stop_token);
-        KeptTree* tree = maybe_ptr(tree_ref);
+        PySearchTree* tree = maybe_ptr(tree_ref);
         std::shared_ptr<Network> network = network_arg.value_or(nullptr);
         // Checked here, before any work: a bad setting is a ValueError naming it.
         engine::SearchRequest request = engine::parse_search_request(json_from_py(settings));
         request.network = network;
         std::shared_ptr<const engine::AnyState> copy = state.clone();  // Python may touch `state` meanwhile
-        engine::KeptSearch* kept = tree ? tree->for_state(*copy) : nullptr;
+        engine::AnyKeptTree* kept = tree ? tree->for_state(*copy) : nullptr;
         SearchProgress* progress = token ? &token->progress : nullptr;
         struct Using {  // the tree is not replaced while this search has it
-          KeptTree* tree;
-          explicit Using(KeptTree* t) : tree(t) {
+          PySearchTree* tree;
+          explicit Using(PySearchTree* t) : tree(t) {
             if (tree) ++tree->users;
           }
           ~Using() {
             if (tree) --tree->users;
           }
         } using_tree(tree);
-        const engine::SearchOutcome r = run_interruptible(
+        const engine::SearchResult r = run_interruptible(
             [&](const StopFlag* stop) { return engine::best_move(*copy, request, stop, progress, kept); }, token);
         return outcome_to_py(r);
       },
@@ -555,19 +550,19 @@ void bind_engine(py::module_& m) {
              e.engine->wait_for_search();
            })
       .def(
-          "_truth",
-          [](const PyEngine& e) { return json_object_to_py(without_gil([&] { return e.engine->truth_json(); })); },
+          "_full_state",
+          [](const PyEngine& e) { return json_object_to_py(without_gil([&] { return e.engine->full_state_json(); })); },
           "For tests: the true position (not a protocol command).")
       .def(
           "_connection",
           [](const PyEngine& e) { return json_object_to_py(without_gil([&] { return e.engine->connection_json(); })); },
           "For tests: the game being played and the connection's seat.")
       .def(
-          "_replace_truth",
+          "_replace_full_state",
           [](PyEngine& e, const JsonDict& position) {
-            const Json truth = json_from_py(position);
+            const Json full = json_from_py(position);
             without_gil([&] {
-              e.engine->replace_truth(truth);
+              e.engine->replace_full_state(full);
               return 0;
             });
           },

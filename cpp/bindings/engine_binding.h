@@ -25,12 +25,11 @@ namespace nutcore::bindings {
 
 namespace py = pybind11;
 
-// nutcore.SearchTree's native part: a kept search, made anew when the game changes.
-struct KeptTree {
-  std::shared_ptr<const engine::AnyGame> owner;
-  std::unique_ptr<engine::KeptSearch> kept;
+// nutcore.SearchTree's native part: a kept tree, used by one search at a time.
+struct PySearchTree {
+  engine::KeptTree tree;
   int users = 0;  // searches using it now (counted under the GIL)
-  engine::KeptSearch* for_state(const engine::AnyState& state);
+  engine::AnyKeptTree* for_state(const engine::AnyState& state);
 };
 
 // nutcore.VectorEnv's native part (python/nutcore/vector.py allocates the arrays it writes).
@@ -38,7 +37,7 @@ struct PyVectorEnv {
   std::unique_ptr<engine::AnyVectorEnv> env;
 };
 
-JsonDict outcome_to_py(const engine::SearchOutcome& r);
+JsonDict outcome_to_py(const engine::SearchResult& r);
 
 void bind_engine(py::module_& m);
 

@@ -129,13 +129,13 @@ concept HasForget = requires(const G& g, const typename G::StateType& s, Rng& rn
   { g.forget(s, 0, 0.5, rng) } -> std::same_as<typename G::StateType>;
 };
 
-// Memory aids: `present_json(s, player)` and `present_string(s, player)` are the board as a player
+// Memory aids: `unaided_json(s, player)` and `unaided_string(s, player)` are the board as a player
 // sees it on the table, without what it must remember (the engine's board with memory_aids false).
 // Without: the board is the player's whole view.
 template <typename G>
 concept HasMemoryAids = requires(const G& g, const typename G::StateType& s) {
-  { g.present_json(s, 0) } -> std::same_as<Json>;
-  { g.present_string(s, 0) } -> std::same_as<std::string>;
+  { g.unaided_json(s, 0) } -> std::same_as<Json>;
+  { g.unaided_string(s, 0) } -> std::same_as<std::string>;
 };
 
 // ----- Optional: what a seat sees

@@ -46,7 +46,7 @@ struct SearchProgress {
   double interval = 0.2;
   std::mutex mutex;
   long iterations = 0;               // of the reporting thread (with several threads, a share of the total)
-  std::vector<ActionStats> actions;  // per root move, the mean value for the seat to move there
+  std::vector<ActionTally> actions;  // per root move, the mean value for the seat to move there
 
   void clear() {
     std::lock_guard<std::mutex> lock(mutex);

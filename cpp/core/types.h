@@ -100,7 +100,7 @@ Action random_action_by_listing(const G& game, const S& s, Rng& rng) {
 }
 
 // A root action's statistics, as every search and solver reports them.
-struct ActionStats {
+struct ActionTally {
   Action action;
   long visits;        // MCTS visits; 1 for the exact algorithms
   double mean_value;  // for the player to move at the root

@@ -26,7 +26,7 @@ struct GameInfo {
   uint8_t tag = 0;    // the game tag of its serialized states
   bool hidden_information = false;
   bool whole_game_solver = false;
-  bool memory_aids = false;  // its board has a present view without them (present_json)
+  bool memory_aids = false;  // its board has a view without them (unaided_json)
   int min_players = 2, max_players = 4;
   AlgorithmSet algorithms;
   Json search_defaults;             // {"mcts": {...}} over the generic defaults
@@ -41,7 +41,7 @@ struct ActionStat {
 };
 
 // A search's answer, every door's: SearchResult.to_dict() in Python, the protocol's "result".
-struct SearchOutcome {
+struct SearchResult {
   Action action = -1;
   std::string action_string;
   std::string algorithm;
@@ -157,9 +157,9 @@ class AnyVectorEnv {
 
 // A search kept between calls (tree reuse): made by a game for its tree search; later searches
 // of the same game go on from it (engine/model.h says when).
-class KeptSearch {
+class AnyKeptTree {
  public:
-  virtual ~KeptSearch() = default;
+  virtual ~AnyKeptTree() = default;
   virtual void clear() = 0;
 };
 
@@ -176,8 +176,8 @@ class AnyGame {
   // Validated loaders: std::invalid_argument for anything but a legal position of this game.
   virtual std::unique_ptr<AnyState> state_from_json(const Json& data) const = 0;
   virtual std::unique_ptr<AnyState> deserialize(const std::string& bytes) const = 0;
-  // An empty kept search for this game's tree search (MCTS, or ISMCTS on hidden information).
-  virtual std::unique_ptr<KeptSearch> new_kept_search() const = 0;
+  // An empty kept tree for this game's tree search (MCTS, or ISMCTS on hidden information).
+  virtual std::unique_ptr<AnyKeptTree> new_kept_tree() const = 0;
   // num_envs >= 1 environments of this game (std::invalid_argument names a bad option).
   virtual std::unique_ptr<AnyVectorEnv> new_vector_env(const VectorOptions& options) const = 0;
   // Whether another game has the same parameters (games are values).
@@ -221,8 +221,8 @@ class AnyState {
   // What lies in front of `seat` (-1: an onlooker, who sees what everyone sees) at this moment:
   // the board without the memory aids, the facts a player of the physical game has to remember
   // (docs/web.md). The view itself for the games that ask nothing to be remembered.
-  virtual Json present_json(int seat) const = 0;
-  virtual std::string present_string(int seat) const = 0;
+  virtual Json unaided_json(int seat) const = 0;
+  virtual std::string unaided_string(int seat) const = 0;
   virtual uint64_t information_key(int seat) const = 0;
   virtual void observation_tensor(int seat, float* out) const = 0;
   virtual std::unique_ptr<AnyState> resample(int seat, uint64_t seed) const = 0;
@@ -246,17 +246,17 @@ class AnyState {
   // null) is a tree to reuse, made by this game; `stop` and `progress` may be null. An exact
   // algorithm's time limit (settings.time_limit) ends it as a stop would: expectimax answers with
   // its deepest complete depth, a solver cut short throws Stopped.
-  virtual SearchOutcome search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop,
-                               SearchProgress* progress, KeptSearch* kept) const = 0;
+  virtual SearchResult search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop,
+                              SearchProgress* progress, AnyKeptTree* kept) const = 0;
   // The exact solver (std::invalid_argument if the game has none).
-  virtual SearchOutcome solve(const StopFlag* stop) const = 0;
+  virtual SearchResult solve(const StopFlag* stop) const = 0;
 
   int checked_seat(int64_t seat, const std::string& what) const;
 };
 
 // The position drawn for a seat, as the protocol's board answers it: {"seat", "memory_aids",
 // "text", "json"}. With a seat, what it knows (memory aids on: information_string, view_json) or
-// what lies in front of it now (off: present_string, present_json); without one, everything
+// what lies in front of it now (off: unaided_string, unaided_json); without one, everything
 // (to_string, to_json) or what lies in front of everyone (present_*(-1)). The one drawing behind
 // the protocol's board and the C ABI's nc_state_board; which seat may ask is the caller's rule.
 // std::invalid_argument for a seat out of range.
@@ -285,8 +285,17 @@ PreparedSearch prepare_search(const AnyState& state, const SearchRequest& reques
 
 // best_move's whole call: prepare_search, then the search. The seed is drawn from the system when
 // the request gives none. `kept`: a tree to reuse ("auto", MCTS and ISMCTS only).
-SearchOutcome best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
-                        SearchProgress* progress, KeptSearch* kept, const std::string& who = "best_move");
+SearchResult best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
+                       SearchProgress* progress, AnyKeptTree* kept, const std::string& who = "best_move");
+
+// A tree kept between searches for one game at a time (a bot's with reuse, nutcore.SearchTree's):
+// made anew when the game changes.
+struct KeptTree {
+  std::shared_ptr<const AnyGame> owner;
+  std::unique_ptr<AnyKeptTree> kept;
+  AnyKeptTree* for_state(const AnyState& state);
+  void clear();
+};
 
 uint64_t random_seed();  // from the system, for searches that give none
 

@@ -101,14 +101,14 @@ class BatchedSearch {
       if (out.action) out.action[i] = -1;
       if (!slot.tree) continue;
       const Tree& tree = *slot.tree;
-      std::vector<ActionStats> stats;
+      std::vector<ActionTally> stats;
       std::vector<double> sums;
       for (int k = 0; k < tree.root().num_children; ++k) {
         const auto& c = tree.root_child(k);
         detail::add_stat(stats, sums, c.action, c.visits, c.value);
         if (visits) visits[c.action] = static_cast<int32_t>(c.visits);
       }
-      MctsResult r;
+      TreeSearchResult r;
       r.iterations = slot.done;
       detail::finish_result(r, stats, sums, nullptr, std::chrono::steady_clock::now());
       if (out.action) out.action[i] = r.best_action;
@@ -161,7 +161,7 @@ class BatchedSearch {
       if (!self.game_.is_terminal(root) && !self.game_.is_chance(root)) {
         Options o = self.options_;
         o.seed = self.seed_ + static_cast<uint64_t>(i);
-        // As ReusingSearch seeds a search's first (only) tree.
+        // As KeptTreeSearch seeds a search's first (only) tree.
         slot.tree = std::make_unique<Tree>(self.game_, root, o, o.seed * 0x9E3779B97F4A7C15ULL);
         slot.remaining = o.iterations;
         if (o.evaluator != Evaluator::kOutside) {  // a built-in evaluator: the whole search now

@@ -268,19 +268,6 @@ BotSpec make_bot_spec(const std::string& name, const Json& settings) {
   return b;
 }
 
-KeptSearch* TreeKeeper::for_state(const AnyState& state) {
-  if (!owner || !owner->same_as(state.game())) {
-    owner = state.game_ptr();
-    kept = state.game().new_kept_search();
-  }
-  return kept.get();
-}
-
-void TreeKeeper::clear() {
-  owner.reset();
-  kept.reset();
-}
-
 Bot::Bot(BotSpec spec) : spec_(std::move(spec)), name_(spec_.name) {
   if (spec_.kind == BotSpec::Kind::kSearch) {
     Json request = spec_.settings;

@@ -68,14 +68,6 @@ struct OfferedLevel {
 };
 std::vector<OfferedLevel> level_bots(const std::string& game);
 
-// A tree kept between searches for one game at a time: made anew when the game changes.
-struct TreeKeeper {
-  std::shared_ptr<const AnyGame> owner;
-  std::unique_ptr<KeptSearch> kept;
-  KeptSearch* for_state(const AnyState& state);
-  void clear();
-};
-
 class Bot {
  public:
   explicit Bot(BotSpec spec);
@@ -105,7 +97,7 @@ class Bot {
   SearchRequest request_;  // kSearch
   Rng rng_;
   uint64_t seed_ = 0;
-  TreeKeeper tree_;
+  KeptTree tree_;
   std::map<std::string, std::unique_ptr<Bot>> levels_;  // kLevel: one bot per game
 };
 

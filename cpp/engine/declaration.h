@@ -72,12 +72,12 @@ struct AlgorithmSet {
   constexpr bool has(Algorithm a) const { return bits >> static_cast<int>(a) & 1; }
 };
 
-// What an exact solver answers: the move, per-move values for the mover (ActionStats' visits
+// What an exact solver answers: the move, per-move values for the mover (ActionTally' visits
 // unused), the value per seat (NaN where the solver does not know it), positions or nodes, seconds,
 // and what else it wants to say.
 struct SolverAnswer {
   Action best_action = -1;
-  std::vector<ActionStats> actions;
+  std::vector<ActionTally> actions;
   std::vector<double> value;
   long nodes = 0;
   double elapsed = 0.0;

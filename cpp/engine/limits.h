@@ -18,8 +18,8 @@ struct Limits {
   int searches = 0;           // searches at once over the engines that share one SearchSlots
   bool file_params = false;   // a game parameter that is data by default may name a JSON file
   int nice = 0;               // the searches' threads run at this nice value (Linux)
-  // For the test suites only (nutcore-engine --test-hooks): the commands _truth (the true
-  // position), _replace_truth {position} and _reseed {seed}, which no client must have.
+  // For the test suites only (nutcore-engine --test-hooks): the commands _full_state (the true
+  // position), _replace_full_state {position} and _reseed {seed}, which no client must have.
   bool test_hooks = false;
   // From {"iterations": ..., "file_params": true, ...}; unknown keys and bad values are errors.
   static Limits from_json(const Json& j);

@@ -32,12 +32,12 @@ class GameModel;
 // A game's tree search kept between calls (tree reuse): the trees, and their root with its
 // history, so that the next call can tell whether its position follows from that root.
 template <typename Tree, typename Options>
-class KeptModel final : public KeptSearch {
+class KeptTreeModel final : public AnyKeptTree {
  public:
   using G = typename Tree::GameType;
   using S = typename G::StateType;
 
-  explicit KeptModel(std::shared_ptr<const G> game) : game_(std::move(game)), search_(*game_) {}
+  explicit KeptTreeModel(std::shared_ptr<const G> game) : game_(std::move(game)), search_(*game_) {}
   void clear() override {
     search_.clear();
     has_root_ = false;
@@ -63,12 +63,12 @@ class KeptModel final : public KeptSearch {
     return replay == state;
   }
 
-  MctsResult search(const S& root, const std::vector<Action>& history, const Options& options) {
+  TreeSearchResult search(const S& root, const std::vector<Action>& history, const Options& options) {
     std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
     if (!lock) throw std::invalid_argument("tree: this search tree is in use by another search");
     std::vector<Action> path;
     const bool follows = path_to(root, history, path);
-    MctsResult r;
+    TreeSearchResult r;
     try {
       r = search_.search(root, follows ? &path : nullptr, options);
     } catch (...) {  // the trees may be half moved: forget them
@@ -96,7 +96,7 @@ class KeptModel final : public KeptSearch {
   }
 
   std::shared_ptr<const G> game_;
-  ReusingSearch<Tree, Options> search_;
+  KeptTreeSearch<Tree, Options> search_;
   S root_{};
   std::vector<Action> history_;
   bool has_root_ = false;
@@ -110,7 +110,7 @@ class StateModel final : public AnyState {
   using S = typename G::StateType;
   static constexpr bool kHidden = G::kHiddenInformation;
   using TreeSearch =
-      std::conditional_t<kHidden, KeptModel<IsmctsTree<G>, IsmctsOptions>, KeptModel<MctsTree<G>, MctsOptions>>;
+      std::conditional_t<kHidden, KeptTreeModel<IsmctsTree<G>, IsmctsOptions>, KeptTreeModel<MctsTree<G>, MctsOptions>>;
 
   StateModel(std::shared_ptr<const GameModel<D>> game, const S& state, std::vector<Action> history = {})
       : game_(std::move(game)), state_(state), history_(std::move(history)) {}
@@ -208,17 +208,17 @@ class StateModel final : public AnyState {
     return rules().information_string(state_, checked_seat(seat, "player"));
   }
   Json view_json(int seat) const override { return rules().view_json(state_, checked_seat(seat, "player")); }
-  Json present_json(int seat) const override {
+  Json unaided_json(int seat) const override {
     if (seat >= 0) checked_seat(seat, "player");
     if constexpr (HasMemoryAids<G>)
-      return rules().present_json(state_, seat);
+      return rules().unaided_json(state_, seat);
     else
       return seat < 0 ? to_json() : view_json(seat);
   }
-  std::string present_string(int seat) const override {
+  std::string unaided_string(int seat) const override {
     if (seat >= 0) checked_seat(seat, "player");
     if constexpr (HasMemoryAids<G>)
-      return rules().present_string(state_, seat);
+      return rules().unaided_string(state_, seat);
     else
       return seat < 0 ? to_string() : information_string(seat);
   }
@@ -277,16 +277,16 @@ class StateModel final : public AnyState {
     return greedy_policy_action(rules(), state_);
   }
 
-  SearchOutcome search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop, SearchProgress* progress,
-                       KeptSearch* kept) const override;
-  SearchOutcome solve(const StopFlag* stop) const override;
+  SearchResult search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop, SearchProgress* progress,
+                      AnyKeptTree* kept) const override;
+  SearchResult solve(const StopFlag* stop) const override;
 
  private:
-  SearchOutcome sampling_outcome(const MctsResult& r, Algorithm a, const MctsOptions& o, uint64_t seed) const;
+  SearchResult sampling_outcome(const TreeSearchResult& r, Algorithm a, const MctsOptions& o, uint64_t seed) const;
   // An exact search's answer (expectimax, the solver): no visits, no iterations.
   template <typename Result>
-  SearchOutcome exact_outcome(const char* algorithm, const Result& r, const std::vector<double>& value) const {
-    SearchOutcome out;
+  SearchResult exact_outcome(const char* algorithm, const Result& r, const std::vector<double>& value) const {
+    SearchResult out;
     out.action = r.best_action;
     out.action_string = rules().action_to_string(r.best_action);
     out.algorithm = algorithm;
@@ -306,7 +306,7 @@ class StateModel final : public AnyState {
   }
   // The game's tree search through `kept` (tree reuse; it must be this game's), else `one_off()`.
   template <typename Options, typename OneOff>
-  MctsResult tree_search(const Options& o, KeptSearch* kept, OneOff one_off) const {
+  TreeSearchResult tree_search(const Options& o, AnyKeptTree* kept, OneOff one_off) const {
     if (!kept) return one_off();
     auto* tree = dynamic_cast<TreeSearch*>(kept);
     if (!tree) throw std::invalid_argument("tree: a search tree made for another game or algorithm");
@@ -314,7 +314,7 @@ class StateModel final : public AnyState {
       throw std::invalid_argument("tree: the search tree belongs to another game");
     return tree->search(state_, history_, o);
   }
-  std::vector<ActionStat> stats(const std::vector<ActionStats>& raw, bool with_visits) const {
+  std::vector<ActionStat> stats(const std::vector<ActionTally>& raw, bool with_visits) const {
     std::vector<ActionStat> out;
     for (const auto& s : raw)
       out.push_back({s.action, rules().action_to_string(s.action), with_visits ? s.visits : -1, s.mean_value});
@@ -365,7 +365,7 @@ class GameModel final : public AnyGame, public std::enable_shared_from_this<Game
   std::unique_ptr<AnyState> deserialize(const std::string& bytes) const override {
     return wrap(rules_->deserialize(bytes));
   }
-  std::unique_ptr<KeptSearch> new_kept_search() const override {
+  std::unique_ptr<AnyKeptTree> new_kept_tree() const override {
     return std::make_unique<typename StateModel<D>::TreeSearch>(rules_);
   }
   std::unique_ptr<AnyVectorEnv> new_vector_env(const VectorOptions& o) const override {
@@ -393,9 +393,9 @@ std::shared_ptr<const AnyGame> StateModel<D>::game_ptr() const {
 }
 
 template <typename D>
-SearchOutcome StateModel<D>::sampling_outcome(const MctsResult& r, Algorithm a, const MctsOptions& o,
-                                              uint64_t seed) const {
-  SearchOutcome out;
+SearchResult StateModel<D>::sampling_outcome(const TreeSearchResult& r, Algorithm a, const MctsOptions& o,
+                                             uint64_t seed) const {
+  SearchResult out;
   out.action = r.best_action;
   out.action_string = rules().action_to_string(r.best_action);
   out.algorithm = algorithm_name(a);
@@ -416,8 +416,8 @@ SearchOutcome StateModel<D>::sampling_outcome(const MctsResult& r, Algorithm a, 
 }
 
 template <typename D>
-SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop,
-                                    SearchProgress* progress, KeptSearch* kept) const {
+SearchResult StateModel<D>::search(const ResolvedSearch& settings, uint64_t seed, const StopFlag* stop,
+                                   SearchProgress* progress, AnyKeptTree* kept) const {
   if (rules().is_terminal(state_) || rules().is_chance(state_))
     throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
   const Algorithm a = settings.algorithm;
@@ -435,7 +435,7 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
         ExpectimaxOptions o = settings.expectimax;
         o.stop = deadline.flag();
         const ExpectimaxResult r = Expectimax<G>(rules(), o).search(state_);
-        SearchOutcome out = exact_outcome("expectimax", r, r.root_value);
+        SearchResult out = exact_outcome("expectimax", r, r.root_value);
         // The depth answered (the deepest complete), the one aimed at, and whether a stop or the
         // time limit cut the deepening short: "stopped" only for the caller's stop, as for MCTS.
         out.extra.set("depth", Json::integer(r.depth));
@@ -451,7 +451,7 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
     if (a == Algorithm::kPimc) {
       if (kept) throw std::invalid_argument("tree: PIMC keeps no tree between searches");
       const PimcOptions o = for_this_search(settings.pimc, seed, stop, progress);
-      SearchOutcome out = sampling_outcome(pimc_search(rules(), state_, o), a, o, seed);
+      SearchResult out = sampling_outcome(pimc_search(rules(), state_, o), a, o, seed);
       out.extra.set("determinizations", Json::integer(o.determinizations));
       return out;
     }
@@ -461,13 +461,13 @@ SearchOutcome StateModel<D>::search(const ResolvedSearch& settings, uint64_t see
 }
 
 template <typename D>
-SearchOutcome StateModel<D>::solve(const StopFlag* stop) const {
+SearchResult StateModel<D>::solve(const StopFlag* stop) const {
   if (!D::kAlgorithms.has(Algorithm::kSolver))
     throw std::invalid_argument(std::string(G::kName) + " has no exact solver");
   if (rules().is_terminal(state_) || rules().is_chance(state_))
     throw std::invalid_argument("the solver needs a decision node");
   const SolverAnswer r = D::solve(rules(), state_, stop);
-  SearchOutcome out = exact_outcome("solver", r, r.value);
+  SearchResult out = exact_outcome("solver", r, r.value);
   out.extra = r.extra;
   return out;
 }

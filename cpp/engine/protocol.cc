@@ -381,8 +381,8 @@ const std::vector<Engine::Command>& Engine::commands() {
       {"undo", {"count"}, &Engine::undo},
       {"record", {}, &Engine::record},
       {"quit", {}, nullptr},
-      {"_truth", {}, &Engine::test_hook, true},
-      {"_replace_truth", {"position"}, &Engine::test_hook, true},
+      {"_full_state", {}, &Engine::test_hook, true},
+      {"_replace_full_state", {"position"}, &Engine::test_hook, true},
       {"_reseed", {"seed"}, &Engine::test_hook, true},
   };
   return table;
@@ -763,7 +763,7 @@ void Engine::run_search(std::shared_ptr<Search> search) {
   // The searches below the event loop and the other clients: the search's own threads inherit it.
   if (limits_.nice > 0) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), limits_.nice);
 #endif
-  std::optional<SearchOutcome> outcome;
+  std::optional<SearchResult> outcome;
   Action action = -1;
   std::string error_code, error_message;
   bool slot = false;
@@ -886,7 +886,7 @@ void Engine::run_search(std::shared_ptr<Search> search) {
 }
 
 // Queues a search's reply (the caller holds mutex_): its move played for go, or its error.
-void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action,
+void Engine::answer(Search& search, const std::optional<SearchResult>& outcome, Action action,
                     const std::string& error_code, const std::string& error_message) {
   // Cleared before the reply, so the client may start the next search as soon as it reads it.
   if (search_.get() == &search) search_.reset();
@@ -918,7 +918,7 @@ void Engine::answer(Search& search, const std::optional<SearchOutcome>& outcome,
 // where the connection may see its statistics (never another seat's search on a seat's connection,
 // even of a public move); the bots that play as bots have none. `stopped`: the move was chosen
 // after a stop (a bot's search's best so far counts as stopped).
-Json Engine::play_reply(const Played& played, const std::optional<SearchOutcome>& outcome, bool stopped) {
+Json Engine::play_reply(const Played& played, const std::optional<SearchResult>& outcome, bool stopped) {
   const bool stats = outcome.has_value();
   Json reply = seen_json(played);
   reply.set("result", stats ? outcome->to_json() : Json::null());
@@ -999,12 +999,12 @@ Json Engine::test_hook(const Json& msg, const Json*) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   need_game(cmd);
   Json r = Json::object();
-  if (cmd == "_truth") {
-    r.set("position", truth_json());
-  } else if (cmd == "_replace_truth") {
+  if (cmd == "_full_state") {
+    r.set("position", full_state_json());
+  } else if (cmd == "_replace_full_state") {
     need_idle(cmd);
     try {
-      replace_truth(*field(msg, cmd, "position", {Json::Type::kObject}, true));
+      replace_full_state(*field(msg, cmd, "position", {Json::Type::kObject}, true));
     } catch (const std::invalid_argument& e) {
       refuse("bad_request", cmd + ": " + e.what());
     }
@@ -1072,10 +1072,10 @@ bool Engine::searching() const {
   return search_ != nullptr;
 }
 
-Json Engine::truth_json() const {
+Json Engine::full_state_json() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!session_.started()) throw std::invalid_argument("no game yet");
-  return session_.state("truth").to_json();
+  return session_.state("full state").to_json();
 }
 
 Json Engine::connection_json() const {
@@ -1088,9 +1088,9 @@ Json Engine::connection_json() const {
   return j;
 }
 
-void Engine::replace_truth(const Json& position) {
+void Engine::replace_full_state(const Json& position) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  session_.replace_truth(position);
+  session_.replace_full_state(position);
 }
 
 }  // namespace nutcore::engine

@@ -88,9 +88,9 @@ class Engine {
 
   // For tests of the hidden-information rules: the true position, and a replacement for it (a
   // state the connection's seat cannot tell from it). Not part of the protocol (with
-  // Limits::test_hooks, the commands _truth and _replace_truth do the same).
-  Json truth_json() const;
-  void replace_truth(const Json& position);
+  // Limits::test_hooks, the commands _full_state and _replace_full_state do the same).
+  Json full_state_json() const;
+  void replace_full_state(const Json& position);
   Json connection_json() const;  // {"game", "params", "seat"} of the game being played
 
   // Without threads (NUTCORE_NO_THREADS: the WebAssembly build) a search runs inside handle(),
@@ -155,10 +155,10 @@ class Engine {
   void check_file_params(const std::string& cmd, const std::string& game, int players, Json& params) const;
   void start(const Json* rid, SearchJob job);
   void run_search(std::shared_ptr<Search> search);
-  void answer(Search& search, const std::optional<SearchOutcome>& outcome, Action action, const std::string& error_code,
+  void answer(Search& search, const std::optional<SearchResult>& outcome, Action action, const std::string& error_code,
               const std::string& error_message);
   void stop_search(Search& search);
-  Json play_reply(const Played& played, const std::optional<SearchOutcome>& outcome, bool stopped);
+  Json play_reply(const Played& played, const std::optional<SearchResult>& outcome, bool stopped);
   void reap();  // joins the threads of searches that have ended (never with mutex_ held)
 
   Send send_;

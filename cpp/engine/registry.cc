@@ -131,8 +131,8 @@ Json board_json(const AnyState& state, std::optional<int> seat, bool memory_aids
   r.set("memory_aids", Json::boolean(memory_aids));
   const int s = seat.value_or(-1);
   if (!memory_aids) {
-    r.set("text", Json::string(state.present_string(s)));
-    r.set("json", state.present_json(s));
+    r.set("text", Json::string(state.unaided_string(s)));
+    r.set("json", state.unaided_json(s));
   } else if (!seat) {
     r.set("text", Json::string(state.to_string()));
     r.set("json", state.to_json());
@@ -143,12 +143,12 @@ Json board_json(const AnyState& state, std::optional<int> seat, bool memory_aids
   return r;
 }
 
-bool SearchOutcome::stopped() const {
+bool SearchResult::stopped() const {
   const Json* s = extra.find("stopped");
   return s && s->type() == Json::Type::kBool && s->as_bool("stopped");
 }
 
-Json SearchOutcome::to_json() const {
+Json SearchResult::to_json() const {
   Json j = Json::object();
   j.set("action", Json::integer(action));
   j.set("action_string", Json::string(action_string));
@@ -273,8 +273,21 @@ ResolvedSearch prepare_batched_search(const AnyGame& game, const SearchRequest& 
   return out;
 }
 
-SearchOutcome best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
-                        SearchProgress* progress, KeptSearch* kept, const std::string& who) {
+AnyKeptTree* KeptTree::for_state(const AnyState& state) {
+  if (!owner || !owner->same_as(state.game())) {
+    owner = state.game_ptr();
+    kept = state.game().new_kept_tree();
+  }
+  return kept.get();
+}
+
+void KeptTree::clear() {
+  owner.reset();
+  kept.reset();
+}
+
+SearchResult best_move(const AnyState& state, const SearchRequest& request, const StopFlag* stop,
+                       SearchProgress* progress, AnyKeptTree* kept, const std::string& who) {
   const PreparedSearch p = prepare_search(state, request, kept != nullptr, who);
   const uint64_t seed = request.seed ? *request.seed : random_seed();
   return state.search(p.settings, seed, stop, progress, p.tree_search ? kept : nullptr);

@@ -351,7 +351,7 @@ std::vector<Played> Session::record() const {
   return out;
 }
 
-void Session::replace_truth(const Json& position) {
+void Session::replace_full_state(const Json& position) {
   if (!state_) throw std::invalid_argument("no game yet");
   state_ = game_->state_from_json(position);
 }

@@ -79,7 +79,7 @@ struct SearchJob {
 
 // What a search found: best_move's outcome, or go's move (a bot's comes with no outcome).
 struct Found {
-  std::optional<SearchOutcome> outcome;
+  std::optional<SearchResult> outcome;
   Action action = -1;
 };
 
@@ -154,7 +154,7 @@ class Session {
   uint64_t next_seed() { return rng_.next(); }  // for searches and bots
   void reseed(uint64_t seed) { rng_.reseed(seed); }
   // For the test hooks: a state the seat cannot tell from the truth.
-  void replace_truth(const Json& position);
+  void replace_full_state(const Json& position);
 
  private:
   Action resolve_move(const AnyState& state, const MoveRef& move, size_t index, const std::string& who) const;

@@ -50,7 +50,7 @@ struct ExpectimaxResult {
   Action best_action = -1;
   // mean_value: the action's value for the mover (the margin with 2 players). With two players and
   // pruning, exact for the best action and an upper bound for the others.
-  std::vector<ActionStats> actions;
+  std::vector<ActionTally> actions;
   std::vector<double> root_value;
   long nodes = 0;  // over every depth searched
   double elapsed = 0.0;

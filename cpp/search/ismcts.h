@@ -475,13 +475,13 @@ class IsmctsTree {
 // ISMCTS from `root` (a decision node) for the seat to move there; root_value: the mean return per
 // seat over all iterations.
 template <GameConcept G>
-MctsResult ismcts_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
-  return ReusingSearch<IsmctsTree<G>, IsmctsOptions>(game).search(root, nullptr, options);
+TreeSearchResult ismcts_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
+  return KeptTreeSearch<IsmctsTree<G>, IsmctsOptions>(game).search(root, nullptr, options);
 }
 
 // PIMC: plain MCTS on `determinizations` sampled states, an equal share of the budget each.
 template <GameConcept G>
-MctsResult pimc_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
+TreeSearchResult pimc_search(const G& game, const typename G::StateType& root, const IsmctsOptions& options) {
   if (game.is_terminal(root) || game.is_chance(root))
     throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
   check_options(options);
@@ -495,9 +495,9 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
   mcts.progress = nullptr;     // one determinisation's tree is no view of the whole search
   mcts.max_nodes = std::max(1000L, options.max_nodes / t_count);
   struct Part {
-    std::vector<ActionStats> stats;
+    std::vector<ActionTally> stats;
     std::vector<double> sums;
-    MctsResult totals;
+    TreeSearchResult totals;
     std::vector<double> root_sum;
   };
   std::vector<Part> parts(t_count);
@@ -526,8 +526,8 @@ MctsResult pimc_search(const G& game, const typename G::StateType& root, const I
       for (int p = 0; p < game.num_players(); ++p) part.root_sum[p] += tree.root_sum()[p];
     }
   });
-  MctsResult result;
-  std::vector<ActionStats> stats;
+  TreeSearchResult result;
+  std::vector<ActionTally> stats;
   std::vector<double> sums;
   for (const Part& part : parts) {
     result.iterations += part.totals.iterations;

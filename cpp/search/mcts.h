@@ -453,8 +453,8 @@ class MctsTree {
 
 // Searches from `root` (a decision node) and returns the most visited root action with statistics.
 template <GameConcept G>
-MctsResult mcts_search(const G& game, const typename G::StateType& root, const MctsOptions& options) {
-  return ReusingSearch<MctsTree<G>, MctsOptions>(game).search(root, nullptr, options);
+TreeSearchResult mcts_search(const G& game, const typename G::StateType& root, const MctsOptions& options) {
+  return KeptTreeSearch<MctsTree<G>, MctsOptions>(game).search(root, nullptr, options);
 }
 
 }  // namespace nutcore

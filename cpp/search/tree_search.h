@@ -1,6 +1,6 @@
 // What MCTS (search/mcts.h) and ISMCTS (search/ismcts.h) share: their options and result, the
 // playouts and the game's optional playout hooks, the selection arithmetic, the node arena, the
-// root parallelism (threads and the merge of their trees) and tree reuse (ReusingSearch).
+// root parallelism (threads and the merge of their trees) and tree reuse (KeptTreeSearch).
 #pragma once
 
 #include <algorithm>
@@ -70,9 +70,9 @@ struct MctsOptions {
   SearchProgress* progress = nullptr;  // set by the caller: where the first thread reports its root
 };
 
-struct MctsResult {
+struct TreeSearchResult {
   Action best_action = -1;
-  std::vector<ActionStats> actions;
+  std::vector<ActionTally> actions;
   std::vector<double> root_value;  // mean return per player over all iterations
   long iterations = 0;
   long nodes = 0;
@@ -339,7 +339,7 @@ void report_root(SearchProgress& progress, long done, int num_children, Child&& 
   }
   // By action, as results list them (a tree keeps its children in the game's preferred order).
   std::sort(progress.actions.begin(), progress.actions.end(),
-            [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
+            [](const ActionTally& a, const ActionTally& b) { return a.action < b.action; });
 }
 
 // Part `index` of `total` iterations split into `parts` (0 stays 0: no iteration limit).
@@ -356,8 +356,8 @@ void run_threads(int count, Work&& work) {
 }
 
 // Root statistics of several trees (or determinisations) summed per action.
-inline void add_stat(std::vector<ActionStats>& stats, std::vector<double>& sums, Action a, long visits, double value) {
-  auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionStats& s) { return s.action == a; });
+inline void add_stat(std::vector<ActionTally>& stats, std::vector<double>& sums, Action a, long visits, double value) {
+  auto it = std::find_if(stats.begin(), stats.end(), [&](const ActionTally& s) { return s.action == a; });
   if (it == stats.end()) {
     stats.push_back({a, 0, 0.0});
     sums.push_back(0.0);
@@ -369,16 +369,16 @@ inline void add_stat(std::vector<ActionStats>& stats, std::vector<double>& sums,
 
 // The summed root statistics reduced to the result: most visits wins; ties by mean value, then by
 // the first listed (the lower action id). Stopped before any iteration, there is no move.
-inline void finish_result(MctsResult& result, std::vector<ActionStats>& stats, const std::vector<double>& sums,
+inline void finish_result(TreeSearchResult& result, std::vector<ActionTally>& stats, const std::vector<double>& sums,
                           const StopFlag* stop, std::chrono::steady_clock::time_point start) {
   for (size_t i = 0; i < stats.size(); ++i) stats[i].mean_value = stats[i].visits ? sums[i] / stats[i].visits : 0.0;
-  const ActionStats* best = nullptr;
+  const ActionTally* best = nullptr;
   for (const auto& s : stats)
     if (!best || s.visits > best->visits || (s.visits == best->visits && s.mean_value > best->mean_value)) best = &s;
   if (!best || best->visits == 0 || result.iterations == 0) throw Stopped();
   result.best_action = best->action;
   result.stopped = stop_requested(stop);
-  std::sort(stats.begin(), stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.action < b.action; });
+  std::sort(stats.begin(), stats.end(), [](const ActionTally& a, const ActionTally& b) { return a.action < b.action; });
   result.actions = std::move(stats);
   result.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -405,12 +405,12 @@ namespace detail {
 // The result of one search over `trees` (root parallelism: their root statistics merged). A tree
 // type has root(), root_child(i), root_sum(), num_nodes(), used_bytes() and reserved_bytes().
 template <typename Tree>
-MctsResult merge_trees(int players, const std::vector<std::unique_ptr<Tree>>& trees, const std::vector<long>& done,
-                       const std::vector<long>& reused, const StopFlag* stop,
-                       std::chrono::steady_clock::time_point start) {
-  MctsResult result;
+TreeSearchResult merge_trees(int players, const std::vector<std::unique_ptr<Tree>>& trees,
+                             const std::vector<long>& done, const std::vector<long>& reused, const StopFlag* stop,
+                             std::chrono::steady_clock::time_point start) {
+  TreeSearchResult result;
   result.root_value.assign(players, 0.0);
-  std::vector<ActionStats> stats;
+  std::vector<ActionTally> stats;
   std::vector<double> sums;
   for (size_t t = 0; t < trees.size(); ++t) {
     const Tree& tree = *trees[t];
@@ -437,19 +437,19 @@ MctsResult merge_trees(int players, const std::vector<std::unique_ptr<Tree>>& tr
 // actions and chance outcomes since that call's root; nullptr: unrelated) leads to `root` inside
 // them, and starts afresh otherwise. Tree is MctsTree or IsmctsTree (cpp/search/ismcts.h), Options
 // their settings. A reused root's earlier visits count towards choosing the move
-// (MctsResult::reused_visits); the budget counts only new iterations.
+// (TreeSearchResult::reused_visits); the budget counts only new iterations.
 template <typename Tree, typename Options>
-class ReusingSearch {
+class KeptTreeSearch {
  public:
   using Game = typename Tree::GameType;
   using State = typename Tree::State;
 
-  explicit ReusingSearch(const Game& game) : game_(game) {}
-  ReusingSearch(const ReusingSearch&) = delete;
-  ReusingSearch& operator=(const ReusingSearch&) = delete;
-  ReusingSearch(ReusingSearch&&) = default;
+  explicit KeptTreeSearch(const Game& game) : game_(game) {}
+  KeptTreeSearch(const KeptTreeSearch&) = delete;
+  KeptTreeSearch& operator=(const KeptTreeSearch&) = delete;
+  KeptTreeSearch(KeptTreeSearch&&) = default;
 
-  MctsResult search(const State& root, const std::vector<Action>* path, const Options& options) {
+  TreeSearchResult search(const State& root, const std::vector<Action>* path, const Options& options) {
     if (game_.is_terminal(root) || game_.is_chance(root))
       throw std::invalid_argument("search needs a decision node (the state is terminal or a chance node)");
     check_options(options);

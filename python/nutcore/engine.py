@@ -49,7 +49,7 @@ class Limits:
     searches: int | None = None
     file_params: bool = False
     nice: int = 0
-    test_hooks: bool = False  # for the test suites: the commands _truth, _replace_truth, _reseed
+    test_hooks: bool = False  # for the test suites: the commands _full_state, _replace_full_state, _reseed
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -125,16 +125,16 @@ class Engine:
 
     # For tests of the hidden-information rules (what no client may see or do; not the protocol).
 
-    def _truth(self) -> State:
+    def _full_state(self) -> State:
         """The engine's true position, as a native state."""
         from .games import load_game
 
         info = self._native._connection()
-        return load_game(info["game"], **info["params"]).state_from_json(self._native._truth())
+        return load_game(info["game"], **info["params"]).state_from_json(self._native._full_state())
 
-    def _replace_truth(self, state: State) -> None:
+    def _replace_full_state(self, state: State) -> None:
         """Another truth, such as one the connection's seat cannot tell from it."""
-        self._native._replace_truth(state.to_json())
+        self._native._replace_full_state(state.to_json())
 
     @property
     def _seat(self) -> int | None:

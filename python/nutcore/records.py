@@ -235,7 +235,7 @@ def _fits(
 
 def _seen_as(state: State, action: int, seat: int) -> RecordMove:
     """The move as `seat` sees it played at `state` (the game's observe hook)."""
-    text, whole = state.observe_action(action, seat)  # type: ignore[attr-defined]
+    text, whole = state.observe_action(action, seat)
     player = None if state.is_chance_node() else state.current_player()
     return RecordMove(player, action if whole else None, text)
 

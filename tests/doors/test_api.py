@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import nutcore
-from adn_positions import act, position
+from auf_die_nuesse_positions import act, position
 from playing import play_randomly, random_step
 
 

@@ -4,7 +4,7 @@ nutcore-engine binary, the C ABI, the WebSocket of `nutcore serve`, the WebAssem
 its JavaScript API): whole games, searches with progress lines and stop, the hidden-information
 rules (every reply is a function of what the seat knows, checked against a twin engine whose
 truth differs in what the seat has not seen), undo, limits, and a fuzz of malformed lines. What no
-client may see, the tests read through --test-hooks (_truth, _replace_truth, _reseed)."""
+client may see, the tests read through --test-hooks (_full_state, _replace_full_state, _reseed)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def truth(client, new_game_reply: dict):
     """The engine's true position (the test hook), as a native state of the game it plays."""
     params = new_game_reply["params"]
     game = nutcore.load_game(new_game_reply["game"], **params)
-    return game.state_from_json(client.ok(cmd="_truth")["position"])
+    return game.state_from_json(client.ok(cmd="_full_state")["position"])
 
 
 # ----- basics
@@ -403,7 +403,7 @@ class _Twin:
         for _ in range(20):
             world = state.resample_from_infostate(self.seat, self.rng.getrandbits(62))
             # Loading resolves a chance node with one outcome at once; such a world is of no use here.
-            self.twin.ok(cmd="_replace_truth", position=world.to_json())
+            self.twin.ok(cmd="_replace_full_state", position=world.to_json())
             if self.view(self.twin) == state.information_state_string(self.seat):
                 seed = self.rng.getrandbits(64)
                 self.h.ok(cmd="_reseed", seed=seed)
@@ -686,30 +686,30 @@ def test_board_without_memory_aids_shows_what_lies_in_front_now(proc):
     proc.ok(cmd="set_position", position=position)
     full = proc.ok(cmd="board")
     assert full["memory_aids"] is True
-    present = proc.ok(cmd="board", memory_aids=False)
-    assert present["memory_aids"] is False and present["seat"] == 0
-    assert all(s["top"] is None and s["seen_by"] == [] for s in present["json"]["stacks"])
-    assert [s["cards"] for s in present["json"]["stacks"]] == [s["cards"] for s in full["json"]["stacks"]]
-    assert {k: v for k, v in present["json"].items() if k != "stacks"} == {
+    unaided = proc.ok(cmd="board", memory_aids=False)
+    assert unaided["memory_aids"] is False and unaided["seat"] == 0
+    assert all(s["top"] is None and s["seen_by"] == [] for s in unaided["json"]["stacks"])
+    assert [s["cards"] for s in unaided["json"]["stacks"]] == [s["cards"] for s in full["json"]["stacks"]]
+    assert {k: v for k, v in unaided["json"].items() if k != "stacks"} == {
         k: v for k, v in full["json"].items() if k != "stacks"
     }
-    assert " top " in full["text"] and " top " not in present["text"]
-    assert present["text"].splitlines()[0] == full["text"].splitlines()[0] == "view of seat 0"
+    assert " top " in full["text"] and " top " not in unaided["text"]
+    assert unaided["text"].splitlines()[0] == full["text"].splitlines()[0] == "view of seat 0"
     # Purzelbaum (perfect information): every hole's nuts hidden, the disks and leaves shown.
     position = _played("purzelbaum", 4, lambda j: any(h["nuts"] > 0 for h in j["holes"]))
     proc.ok(cmd="new_game", game="purzelbaum", players=2, seed=1)
     proc.ok(cmd="set_position", position=position)
-    full, present = proc.ok(cmd="board"), proc.ok(cmd="board", memory_aids=False)
+    full, unaided = proc.ok(cmd="board"), proc.ok(cmd="board", memory_aids=False)
     assert full["json"] == position
-    assert [h["nuts"] for h in present["json"]["holes"]] == ["hidden"] * len(position["holes"])
-    assert [(h["white"], h["leaf"]) for h in present["json"]["holes"]] == [
+    assert [h["nuts"] for h in unaided["json"]["holes"]] == ["hidden"] * len(position["holes"])
+    assert [(h["white"], h["leaf"]) for h in unaided["json"]["holes"]] == [
         (h["white"], h["leaf"]) for h in position["holes"]
     ]
-    assert "nuts):" in full["text"] and "nuts):" not in present["text"]
+    assert "nuts):" in full["text"] and "nuts):" not in unaided["text"]
     # A game without memory aids: the same board either way.
     proc.ok(cmd="new_game", game="auf_die_nuesse", players=2, seed=1)
-    present, full = proc.ok(cmd="board", memory_aids=False, id="b"), proc.ok(cmd="board", id="b")
-    assert {**present, "memory_aids": True} == full
+    unaided, full = proc.ok(cmd="board", memory_aids=False, id="b"), proc.ok(cmd="board", id="b")
+    assert {**unaided, "memory_aids": True} == full
     for bad in (1, "no", None):
         assert proc.ask(cmd="board", memory_aids=bad)["error"] == "bad_request"
 
@@ -895,7 +895,7 @@ def test_a_seat_s_record_holds_what_it_saw_when_it_was_played(proc, game):
     assert [(m["player"], m["move"], m["hidden"]) for m in record["moves"]] == shown
     assert any(hidden for _, _, hidden in shown) and any(not hidden for _, _, hidden in shown)
     twin = truth(h, new).resample_from_infostate(0, 77)
-    h.ok(cmd="_replace_truth", position=twin.to_json())
+    h.ok(cmd="_replace_full_state", position=twin.to_json())
     assert h.ok(cmd="record")["moves"] == record["moves"]
 
 

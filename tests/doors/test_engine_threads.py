@@ -68,7 +68,7 @@ def _run_python(code: str, timeout: float = PATIENCE) -> subprocess.CompletedPro
 
 
 def test_binding_reads_the_engine_while_a_search_answers():
-    """`searching`, `_truth()` and `_seat` while searches end: each used to take the engine's
+    """`searching`, `_full_state()` and `_seat` while searches end: each used to take the engine's
     lock with the GIL held, while the search's reply held that lock and waited for the GIL, and the
     interpreter hung in the first round. `send` itself reads `searching` too (it may: it holds the
     GIL, not an engine lock)."""
@@ -85,7 +85,7 @@ def test_binding_reads_the_engine_while_a_search_answers():
         for r in range(200):
             engine.handle('{"cmd": "best_move", "iterations": %d, "seed": %d, "id": %d}' % (50 + r * 7 % 400, r, r))
             while engine.searching:
-                engine._truth()
+                engine._full_state()
                 engine._seat
             engine.wait_for_search()
         answers = [kind for kind, _ in seen if kind == "best_move"]

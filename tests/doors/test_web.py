@@ -196,12 +196,12 @@ def swap_for_twin(engine, seat: int, rng: random.Random) -> tuple[bool, list[str
     """Replaces the engine's true state by another that `seat` cannot tell from it. Returns whether
     the two differ, and the lines of the true state's full text board that the other lacks (what
     depends on cards the seat has not seen: the page must never show them)."""
-    state = engine._truth()
+    state = engine._full_state()
     view = state.information_state_string(seat)
     for _ in range(30):
         world = state.resample_from_infostate(seat, rng.getrandbits(62))
         if world.information_state_string(seat) == view:
-            engine._replace_truth(world)
+            engine._replace_full_state(world)
             other = set(str(world).splitlines())
             return str(world) != str(state), [line for line in str(state).splitlines() if line not in other]
     return False, []
@@ -293,12 +293,12 @@ def test_the_twin_check_catches_a_page_that_shows_the_truth(page, server):
     """The check above can fail: a page that draws the true state (as a host would) differs."""
     start(page, "nutz", ["human", "greedy"], GAMES["nutz"])
     engine = engine_of(server[1])
-    truth = str(engine._truth())
+    truth = str(engine._full_state())
     page.evaluate("t => { document.getElementById('text-board').textContent = t; }", truth)
     before = page_snapshot(page)
     differ, secret = swap_for_twin(engine, 0, random.Random(5))
     assert differ
-    page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(engine._truth()))
+    page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(engine._full_state()))
     assert page_snapshot(page) != before
     assert any(line in before for line in secret)
 
@@ -378,11 +378,11 @@ def test_hot_seat_hides_the_board_between_two_humans(page, server):
     engine = engine_of(server[1])
     assert engine._seat is None  # the page hosts the game
     for _ in range(4):
-        seat = engine._truth().current_player()
+        seat = engine._full_state().current_player()
         n = renders(page)
         page.click("#curtain-button")
         assert wait_settled(page, n) == "move"
-        view = engine._truth().information_state_string(seat)
+        view = engine._full_state().information_state_string(seat)
         assert page.text_content("#text-board") == view  # that seat's view, nothing more
         assert page.is_disabled("#save")
         n = renders(page)
@@ -536,7 +536,7 @@ def test_game_over_screen(page, server):
         click_move(page, rng.choice(legal_actions(page)))
         phase = page.evaluate("document.body.dataset.phase")
     assert page.is_visible("#game-over")
-    returns = engine_of(server[1])._truth().returns()
+    returns = engine_of(server[1])._full_state().returns()
     title = page.text_content("#over-title")
     if returns[0] == returns[1]:
         assert title == "It is a draw."
@@ -783,7 +783,7 @@ def test_the_hint_on_the_board_the_folded_moves_the_turn_summary_and_the_points(
         phase = wait_after(page, lambda a=action: page.click(f'#board .target[data-action="{a}"]'))
     assert seen_summary and seen_last
     # The game-over screen: each seat's points and, below, the parts they came from.
-    scores = engine_of(server[1])._truth().to_json()["scores"]
+    scores = engine_of(server[1])._full_state().to_json()["scores"]
     rows = page.locator("#over-points > li")
     assert rows.count() == 2
     for s in range(2):

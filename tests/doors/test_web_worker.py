@@ -138,7 +138,7 @@ def test_full_game_hidden_information_shows_only_the_seat_view(page, game):
     replies = page.worker.sent()
     assert any(r["type"] == "new_game" and r["seat"] == 0 for r in replies)
     assert all(r.get("seat") in (0, None) for r in replies if r["type"] == "board")
-    assert not any(r["type"] in ("get_position", "_truth") for r in replies)
+    assert not any(r["type"] in ("get_position", "_full_state") for r in replies)
     assert page.is_disabled("#save")
 
 
@@ -161,7 +161,7 @@ def twin_check(page, game, params, rng, counts) -> None:
     worker = page.worker
     first = redraw()
     snapshot = page_snapshot(page)
-    truth = worker.direct({"cmd": "_truth"})["position"]
+    truth = worker.direct({"cmd": "_full_state"})["position"]
     state = nutcore.load_game(game, players=2, **params).state_from_json(truth)
     view = state.information_state_string(0)
     for _ in range(30):
@@ -170,7 +170,7 @@ def twin_check(page, game, params, rng, counts) -> None:
             break
     else:
         pytest.fail("no twin found")
-    worker.direct({"cmd": "_replace_truth", "position": world.to_json()})
+    worker.direct({"cmd": "_replace_full_state", "position": world.to_json()})
     counts["twins"] += 1
     counts["twins_differ"] += str(world) != str(state)
     assert redraw() == first  # every message the worker sent the page, the same
@@ -184,7 +184,7 @@ def test_the_twin_check_catches_a_page_that_shows_the_truth(page):
     """The check above can fail: a page that draws the true state (as a host would) differs."""
     start(page, "nutz", ["human", "greedy"], GAMES["nutz"])
     game = nutcore.load_game("nutz", players=2, **GAMES["nutz"])
-    truth = game.state_from_json(page.worker.direct({"cmd": "_truth"})["position"])
+    truth = game.state_from_json(page.worker.direct({"cmd": "_full_state"})["position"])
     page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(truth))
     before = page_snapshot(page)
     rng = random.Random(5)
@@ -194,8 +194,8 @@ def test_the_twin_check_catches_a_page_that_shows_the_truth(page):
         for w in (truth.resample_from_infostate(0, rng.getrandbits(62)) for _ in range(30))
         if w.information_state_string(0) == view and str(w) != str(truth)
     )
-    page.worker.direct({"cmd": "_replace_truth", "position": world.to_json()})
-    shown = game.state_from_json(page.worker.direct({"cmd": "_truth"})["position"])
+    page.worker.direct({"cmd": "_replace_full_state", "position": world.to_json()})
+    shown = game.state_from_json(page.worker.direct({"cmd": "_full_state"})["position"])
     page.evaluate("t => { document.getElementById('text-board').textContent = t; }", str(shown))
     assert page_snapshot(page) != before
 
@@ -261,11 +261,11 @@ def test_hot_seat(page):
         n = renders(page)
         page.click("#curtain-button")
         assert wait_settled(page, n) == "move"
-        state = game.state_from_json(page.worker.direct({"cmd": "_truth"})["position"])
+        state = game.state_from_json(page.worker.direct({"cmd": "_full_state"})["position"])
         # That seat's view and nothing more; without memory aids not even the kinds of the known
         # tops it has seen (what lies in front of it now).
-        present = re.sub(r" top \S+ seen \d+", "", state.information_state_string(seat))
-        assert page.text_content("#text-board") == present
+        unaided = re.sub(r" top \S+ seen \d+", "", state.information_state_string(seat))
+        assert page.text_content("#text-board") == unaided
         assert page.is_disabled("#save")
         click_move(page, legal_actions(page)[0])
 

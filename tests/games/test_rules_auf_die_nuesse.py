@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from adn_positions import act, chance_strings, full_store, legal_strings, position, store
+from auf_die_nuesse_positions import act, chance_strings, full_store, legal_strings, position, store
 
 
 def load(impl, players, data):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import nutcore
-from adn_positions import position, store
+from auf_die_nuesse_positions import position, store
 from nutcore import _core
 from playing import first_decision, random_step, winter_start
 

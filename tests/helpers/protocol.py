@@ -9,8 +9,8 @@ Transports (connect(transport, *args)), every one the same C++ engine behind ano
 - "websocket": a connection to `nutcore serve --limits ...` (a server of its own per client);
 - "wasm": the WebAssembly build in Node, through its JavaScript API (tests/helpers/wasm_lines.mjs makes
   it a line engine: a JS string holds no invalid UTF-8, so such bytes reach it as U+FFFD).
-args are the engine's command-line flags: --allow-files, --test-hooks (the commands _truth,
-_replace_truth and _reseed, for tests only), --limits JSON.
+args are the engine's command-line flags: --allow-files, --test-hooks (the commands _full_state,
+_replace_full_state and _reseed, for tests only), --limits JSON.
 
 ServeProcess: `nutcore serve` as a subprocess on 127.0.0.1, with WebSocket clients (Socket).
 """

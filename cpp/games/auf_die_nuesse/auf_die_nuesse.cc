@@ -10,7 +10,7 @@
 #include "core/state_bytes.h"
 #include "core/tensor_writer.h"
 
-namespace nutcore::adn {
+namespace nutcore::auf_die_nuesse {
 
 namespace {
 
@@ -693,4 +693,4 @@ std::string Game::to_string(const State& s) const {
   return o.str();
 }
 
-}  // namespace nutcore::adn
+}  // namespace nutcore::auf_die_nuesse

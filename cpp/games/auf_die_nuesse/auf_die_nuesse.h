@@ -24,7 +24,7 @@
 #include "core/types.h"
 #include "games/auf_die_nuesse/declaration.h"  // the facts: name, tag, players...
 
-namespace nutcore::adn {
+namespace nutcore::auf_die_nuesse {
 
 constexpr int kMaxPlayers = declare::auf_die_nuesse::kMaxPlayers;
 constexpr int kNumKinds = 4;       // walnut, hazelnut, beechnut, acorn
@@ -260,11 +260,11 @@ class Game : public GameDefaults<Game, State>, public PerfectInformation<Game, S
   void finish_check_or_final(State& s) const;
 };
 
-}  // namespace nutcore::adn
+}  // namespace nutcore::auf_die_nuesse
 
 // ---------------------------------------------------------------------------------------------
 // Hot rules, inline so that the search templates can inline them.
-namespace nutcore::adn {
+namespace nutcore::auf_die_nuesse {
 
 inline int Game::supply(const State& s, int p) const {
   int placed = 0;
@@ -864,7 +864,7 @@ inline void Game::returns(const State& s, double* out) const {
     if (win[p]) out[p] = 1.0 / winners;
 }
 
-}  // namespace nutcore::adn
+}  // namespace nutcore::auf_die_nuesse
 
 // The heuristics come with the rules: every unit that sees the game sees the same optional hooks
 // (found by argument-dependent lookup, core/game_concept.h), so searches are the same everywhere.

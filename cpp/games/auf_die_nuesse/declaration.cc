@@ -7,13 +7,14 @@
 
 namespace nutcore::declare {
 
-bool auf_die_nuesse::solver_applies(const Game&, const adn::State& s) {
-  return s.phase == adn::Phase::kRollOrStop || s.phase == adn::Phase::kChooseSpace;
+bool auf_die_nuesse::solver_applies(const Game&, const nutcore::auf_die_nuesse::State& s) {
+  return s.phase == nutcore::auf_die_nuesse::Phase::kRollOrStop ||
+         s.phase == nutcore::auf_die_nuesse::Phase::kChooseSpace;
 }
 
 // At most 2^11 start tracks: milliseconds, so it needs no stop flag.
-SolverAnswer auf_die_nuesse::solve(const Game& game, const adn::State& s, const StopFlag*) {
-  const adn::TurnSolverResult r = adn::solve_turn(game, s);
+SolverAnswer auf_die_nuesse::solve(const Game& game, const nutcore::auf_die_nuesse::State& s, const StopFlag*) {
+  const nutcore::auf_die_nuesse::TurnSolverResult r = nutcore::auf_die_nuesse::solve_turn(game, s);
   SolverAnswer a;
   a.best_action = r.best_action;
   a.actions = r.actions;
@@ -25,8 +26,8 @@ SolverAnswer auf_die_nuesse::solve(const Game& game, const adn::State& s, const 
   return a;
 }
 
-adn::Params auf_die_nuesse::fuzz_params(int players, int turn_cap, int) {
-  adn::Params p;
+nutcore::auf_die_nuesse::Params auf_die_nuesse::fuzz_params(int players, int turn_cap, int) {
+  nutcore::auf_die_nuesse::Params p;
   p.players = players;
   if (turn_cap) p.turn_cap = turn_cap;
   return p;

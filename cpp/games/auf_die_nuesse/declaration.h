@@ -4,11 +4,11 @@
 
 #include "engine/declaration.h"
 
-namespace nutcore::adn {
+namespace nutcore::auf_die_nuesse {
 class Game;
 struct State;
 struct Params;
-}  // namespace nutcore::adn
+}  // namespace nutcore::auf_die_nuesse
 
 namespace nutcore::declare {
 
@@ -38,13 +38,13 @@ struct auf_die_nuesse : Defaults {
                                                                   "auto:iterations=1000",
                                                                   "auto:iterations=1000,evaluator=learned+playout"};
 
-  using Game = adn::Game;
+  using Game = nutcore::auf_die_nuesse::Game;
   // (MCTS plays better than the turn solver's heuristic optimum, so "auto" keeps the default.)
   // At a roll / stop or choose-space decision the turn solver decides (kWholeGameSolver false: it
   // optimises one turn over a heuristic).
-  static bool solver_applies(const Game&, const adn::State& s);
-  static SolverAnswer solve(const Game& game, const adn::State& s, const StopFlag*);
-  static adn::Params fuzz_params(int players, int turn_cap, int variant);
+  static bool solver_applies(const Game&, const nutcore::auf_die_nuesse::State& s);
+  static SolverAnswer solve(const Game& game, const nutcore::auf_die_nuesse::State& s, const StopFlag*);
+  static nutcore::auf_die_nuesse::Params fuzz_params(int players, int turn_cap, int variant);
 };
 
 }  // namespace nutcore::declare

@@ -10,7 +10,7 @@
 
 #include "games/auf_die_nuesse/auf_die_nuesse.h"
 
-namespace nutcore::adn {
+namespace nutcore::auf_die_nuesse {
 
 // Points a store is worth now plus the hope of filling it: a partial store's bonus grows with the
 // square of how full it is.
@@ -132,4 +132,4 @@ inline Action rollout_action(const Game& g, const State& s, Rng&) {
   return best;
 }
 
-}  // namespace nutcore::adn
+}  // namespace nutcore::auf_die_nuesse

@@ -12,7 +12,7 @@ void bind_auf_die_nuesse_testing(py::module_& m) {
       [](const engine::AnyState& any, const IndexArg& player) {
         const auto& state = state_model<declare::auf_die_nuesse>(any, "adn_heuristic_margin");
         const int p = static_cast<int>(int_arg(player, "player", 0, state.game().num_players() - 1));
-        return adn::heuristic_margin(state.rules(), state.state(), p);
+        return auf_die_nuesse::heuristic_margin(state.rules(), state.state(), p);
       },
       py::arg("state"), py::arg("player"));
 }

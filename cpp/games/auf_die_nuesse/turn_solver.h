@@ -24,7 +24,7 @@
 #include "games/auf_die_nuesse/auf_die_nuesse.h"
 #include "games/auf_die_nuesse/heuristic.h"
 
-namespace nutcore::adn {
+namespace nutcore::auf_die_nuesse {
 
 inline double heuristic_margin(const Game& g, const State& s, int p) {
   double best_other = -1e18;
@@ -35,7 +35,7 @@ inline double heuristic_margin(const Game& g, const State& s, int p) {
 
 struct TurnSolverResult {
   Action best_action = -1;
-  std::vector<ActionStats> actions;  // mean_value: exact expected evaluation of the action
+  std::vector<ActionTally> actions;  // mean_value: exact expected evaluation of the action
   double value = 0.0;                // of the best action
   long tracks = 0;                   // distinct start tracks evaluated
   double elapsed = 0.0;
@@ -70,7 +70,7 @@ class TurnSolver {
       for (int space : {int(root.roll_a), int(root.roll_b)})
         result.actions.push_back({act::kSpace + space, 1, value(base_track_ | (1u << (space - 2)))});
     }
-    const ActionStats* best = &result.actions[0];
+    const ActionTally* best = &result.actions[0];
     for (const auto& a : result.actions)
       if (a.mean_value > best->mean_value) best = &a;
     result.best_action = best->action;
@@ -144,4 +144,4 @@ inline TurnSolverResult solve_turn(const Game& game, const State& state) {
   return TurnSolver<decltype(eval)>(game, eval).solve(state);
 }
 
-}  // namespace nutcore::adn
+}  // namespace nutcore::auf_die_nuesse

@@ -5,14 +5,17 @@
 
 namespace nutcore::declare {
 
-Algorithm purzelbaum::auto_algorithm(const Game& g, const purzel::State& s) {
+Algorithm purzelbaum::auto_algorithm(const Game& g, const nutcore::purzelbaum::State& s) {
   return solver_applies(g, s) ? Algorithm::kSolver : Algorithm::kMcts;
 }
 
-bool purzelbaum::solver_applies(const Game&, const purzel::State& s) { return s.phase == purzel::Phase::kDig; }
+bool purzelbaum::solver_applies(const Game&, const nutcore::purzelbaum::State& s) {
+  return s.phase == nutcore::purzelbaum::Phase::kDig;
+}
 
-SolverAnswer purzelbaum::solve(const Game& game, const purzel::State& s, const StopFlag* stop) {
-  const purzel::WinterSolution r = purzel::WinterSolver(game.num_players(), stop).solve(game, s);
+SolverAnswer purzelbaum::solve(const Game& game, const nutcore::purzelbaum::State& s, const StopFlag* stop) {
+  const nutcore::purzelbaum::WinterSolution r =
+      nutcore::purzelbaum::WinterSolver(game.num_players(), stop).solve(game, s);
   SolverAnswer a;
   a.best_action = r.best_action;
   for (const auto& [action, v] : r.action_values) a.actions.push_back({action, 1, static_cast<double>(v)});
@@ -34,8 +37,8 @@ SolverAnswer purzelbaum::solve(const Game& game, const purzel::State& s, const S
   return a;
 }
 
-purzel::Params purzelbaum::fuzz_params(int players, int turn_cap, int) {
-  purzel::Params p;
+nutcore::purzelbaum::Params purzelbaum::fuzz_params(int players, int turn_cap, int) {
+  nutcore::purzelbaum::Params p;
   p.players = players;
   if (turn_cap) p.turn_cap = turn_cap;
   return p;

@@ -4,11 +4,11 @@
 
 #include "engine/declaration.h"
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 class Game;
 struct State;
 struct Params;
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum
 
 namespace nutcore::declare {
 
@@ -39,12 +39,12 @@ struct purzelbaum : Defaults {
                                                                   "auto:iterations=1000",
                                                                   "auto:iterations=1000,evaluator=learned+playout"};
 
-  using Game = purzel::Game;
+  using Game = nutcore::purzelbaum::Game;
   // Perfect memory makes the winter a game of perfect information: "auto" solves it exactly.
-  static Algorithm auto_algorithm(const Game& g, const purzel::State& s);
-  static bool solver_applies(const Game&, const purzel::State& s);
-  static SolverAnswer solve(const Game& game, const purzel::State& s, const StopFlag* stop);
-  static purzel::Params fuzz_params(int players, int turn_cap, int variant);
+  static Algorithm auto_algorithm(const Game& g, const nutcore::purzelbaum::State& s);
+  static bool solver_applies(const Game&, const nutcore::purzelbaum::State& s);
+  static SolverAnswer solve(const Game& game, const nutcore::purzelbaum::State& s, const StopFlag* stop);
+  static nutcore::purzelbaum::Params fuzz_params(int players, int turn_cap, int variant);
 };
 
 }  // namespace nutcore::declare

@@ -10,7 +10,7 @@
 
 #include "games/purzelbaum/purzelbaum.h"
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 
 inline void evaluate_all(const Game& g, const State& s, double* out) {
   const int n = s.num_players;
@@ -77,4 +77,4 @@ inline void order_actions(const Game& g, const State& s, Game::Actions& actions)
   std::stable_sort(actions.begin(), actions.end(), [&](Action a, Action b) { return score(a) > score(b); });
 }
 
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum

@@ -13,7 +13,7 @@
 #include "core/state_bytes.h"
 #include "games/purzelbaum/tumble_model.h"
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 
 namespace {
 
@@ -383,7 +383,7 @@ State Game::deserialize(const std::string& bytes) const {
 
 std::string Game::to_string(const State& s) const { return board_string(s, true); }
 
-Json Game::present_json(const State& s, int) const {
+Json Game::unaided_json(const State& s, int) const {
   Json j = to_json(s);
   Json holes = Json::array();
   for (Json hole : j.find("holes")->as_array("holes")) {
@@ -394,7 +394,7 @@ Json Game::present_json(const State& s, int) const {
   return j;
 }
 
-std::string Game::present_string(const State& s, int) const { return board_string(s, false); }
+std::string Game::unaided_string(const State& s, int) const { return board_string(s, false); }
 
 std::string Game::board_string(const State& s, bool memory) const {
   std::ostringstream o;
@@ -423,4 +423,4 @@ std::string Game::board_string(const State& s, bool memory) const {
   return o.str();
 }
 
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum

@@ -21,7 +21,7 @@
 #include "core/types.h"
 #include "games/purzelbaum/declaration.h"  // the facts: name, tag, players...
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 
 constexpr int kMaxPlayers = declare::purzelbaum::kMaxPlayers;
 constexpr int kMaxHoles = 20;
@@ -167,8 +167,8 @@ class Game : public GameDefaults<Game, State>, public PerfectInformation<Game, S
   // What lies in front of a player now, without the memory aids (docs/web.md): the meadow without
   // the nuts buried in each hole (every hole is under its disk; the rulebook's game asks players to
   // remember them). The same for every seat (`player`, -1 for an onlooker, is not used).
-  Json present_json(const State& s, int player) const;
-  std::string present_string(const State& s, int player) const;
+  Json unaided_json(const State& s, int player) const;
+  std::string unaided_string(const State& s, int player) const;
 
  private:
   std::string board_string(const State& s, bool memory) const;
@@ -391,7 +391,7 @@ inline void Game::returns(const State& s, double* out) const {
     if (key(p) == best) out[p] = 1.0 / winners;
 }
 
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum
 
 // The heuristics come with the rules: every unit that sees the game sees the same optional hooks
 // (found by argument-dependent lookup, core/game_concept.h), so searches are the same everywhere.

@@ -18,8 +18,8 @@ void bind_purzelbaum_testing(py::module_& m) {
       [](double sigma, const std::vector<std::pair<double, double>>& holes, const std::vector<double>& branch_lengths,
          double half_box, double hit_radius) {
         // The C++ model's table, shaped as the reference's outcome_table: [end][target][outcome].
-        const purzel::MeadowGeometry g{holes, branch_lengths, half_box, hit_radius};
-        const std::vector<double> flat = purzel::outcome_table(sigma, g);
+        const purzelbaum::MeadowGeometry g{holes, branch_lengths, half_box, hit_radius};
+        const std::vector<double> flat = purzelbaum::outcome_table(sigma, g);
         const size_t per_row = holes.size() + 2, ends = 2 * branch_lengths.size();
         py::list table;
         for (size_t e = 0; e < ends; ++e) {

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 
 namespace {
 
@@ -334,4 +334,4 @@ std::vector<double> outcome_table(double sigma, const MeadowGeometry& g) {
   return table;
 }
 
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 
 struct MeadowGeometry {
   std::vector<std::pair<double, double>> holes;  // hole h at (x, y)
@@ -40,4 +40,4 @@ std::vector<std::pair<double, double>> branch_ends(const std::vector<double>& br
 // row of H + 2 sums to 1. Checks the geometry and 0 < sigma <= 10 (std::invalid_argument).
 std::vector<double> outcome_table(double sigma, const MeadowGeometry& g);
 
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum

@@ -27,7 +27,7 @@
 #include "core/stop.h"
 #include "games/purzelbaum/purzelbaum.h"
 
-namespace nutcore::purzel {
+namespace nutcore::purzelbaum {
 
 struct WinterSolution {
   std::vector<double> value;  // per seat: final points * 64 + nuts under best play
@@ -120,4 +120,4 @@ class WinterSolver {
   }
 };
 
-}  // namespace nutcore::purzel
+}  // namespace nutcore::purzelbaum

@@ -639,7 +639,7 @@ void Game::observation_tensor(const State& s, int player, float* out) const {
 std::string Game::information_string(const State& s, int player) const { return seat_string(s, player, true); }
 std::string Game::to_string(const State& s) const { return full_string(s, true); }
 
-Json Game::present_json(const State& s, int player) const {
+Json Game::unaided_json(const State& s, int player) const {
   Json j = player < 0 ? to_json(s) : view_json(s, player);
   Json stacks = Json::array();
   for (Json stack : j.find("stacks")->as_array("stacks")) {
@@ -651,7 +651,7 @@ Json Game::present_json(const State& s, int player) const {
   return j;
 }
 
-std::string Game::present_string(const State& s, int player) const {
+std::string Game::unaided_string(const State& s, int player) const {
   return player < 0 ? full_string(s, false) : seat_string(s, player, false);
 }
 

@@ -183,8 +183,8 @@ class Game : public GameDefaults<Game, State> {
   // What lies in front of `player` (-1: of an onlooker) now, without the memory aids (docs/web.md):
   // the view without the kinds of known tops, nor who has seen them (face-down cards all look
   // alike; the rulebook's game asks players to remember them).
-  Json present_json(const State& s, int player) const;
-  std::string present_string(const State& s, int player) const;
+  Json unaided_json(const State& s, int player) const;
+  std::string unaided_string(const State& s, int player) const;
 
   // Cold path.
   static Params params_from_json(const Json& j);
