@@ -512,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--limits", help='caps on what the client may ask, as nutcore.engine.Limits: {"iterations": 100000, ...}'
     )
-    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)  # the test suites' view of the truth
+    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)  # the tests' view of the full state
     p.set_defaults(run=_engine)
 
     p = sub.add_parser("serve", help="the web page: play and watch in the browser (needs nutcore[web])")
@@ -523,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
         "--limits",
         help="caps on what each client may ask, as nutcore.engine.Limits (default: the web limits, docs/web.md)",
     )
-    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)  # the test suites' view of the truth
+    p.add_argument("--test-hooks", action="store_true", help=argparse.SUPPRESS)  # the tests' view of the full state
     p.set_defaults(run=_serve)
 
     p = sub.add_parser(

@@ -133,7 +133,7 @@ class Engine:
         return load_game(info["game"], **info["params"]).state_from_json(self._native._full_state())
 
     def _replace_full_state(self, state: State) -> None:
-        """Another truth, such as one the connection's seat cannot tell from it."""
+        """Another full state, such as one the connection's seat cannot tell from it."""
         self._native._replace_full_state(state.to_json())
 
     @property

@@ -5,7 +5,7 @@ loaded (docs/records.md).
     >>> text = record.to_json()
     >>> nutcore.load_record(text).replay()            # the final state, every move checked
 
-A *full* record holds the truth (every move's action id). A *seat's* record (`record.for_seat(S)`)
+A *full* record holds every move whole (every move's action id). A *seat's* record (`record.for_seat(S)`)
 holds each move as seat S saw it when it was played, as the engine protocol's `record` command
 shows it: a move S saw only in part has its id masked and the text S saw; one it did not see at all
 has no text either.
@@ -151,7 +151,7 @@ class _Walk:
 def _walk(game: Game, moves: Sequence[RecordMove], seat: int | None, result: dict[str, Any] | None) -> _Walk:
     """Plays the moves, checking each (ValueError naming the first bad one). A full record's moves
     are played as they are. A seat's record is played in a *world*: a state the seat cannot tell
-    from the truth; a masked move is one the world can make that the seat sees as recorded, and
+    from the full state; a masked move is one the world can make that the seat sees as recorded, and
     when the world can make none, another world is drawn from the seat's view before the move
     (resample_from_infostate), up to _WORLD_DRAWS times. Seeded, so a record walks the same way
     every time."""

@@ -45,7 +45,7 @@ def export(
 ) -> Path:
     """Writes the static folder `target`; the engine comes from `wasm` (a folder holding
     MODULE_FILES) or the package. `test_hooks` is for test suites only: the page
-    then asks the engine for the test commands that show the truth behind a seat."""
+    then asks the engine for the test commands that show the full state behind a seat."""
     if wasm is not None:
         source = Path(wasm)
         lacking = [f for f in MODULE_FILES if not (source / f).is_file()]
