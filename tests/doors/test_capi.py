@@ -225,7 +225,7 @@ def test_positions_agree_with_the_python_package(name):
             state.close()
             checked += 1
         py_walk.apply_action(action)
-    assert checked >= 10
+    assert checked >= min(10, len(actions))  # every position of a short game
 
 
 def test_best_move_is_the_python_packages():

@@ -13,6 +13,7 @@ import pytest
 from protocol import PATIENCE, TRANSPORTS, connect
 
 import nutcore
+from playing import table_seats
 
 DOORS = TRANSPORTS
 LIMITS = '{"iterations": 5000}'
@@ -49,7 +50,7 @@ def _converse(client, game: str) -> list:
     r.ask(cmd="list_games")
     hidden = nutcore.load_game(game).hidden_information
     seat = {"seat": 0} if hidden else {}
-    r.ask(cmd="new_game", game=game, players=3, seed=2024, **seat)
+    r.ask(cmd="new_game", game=game, players=table_seats(game), seed=2024, **seat)
     r.ask(cmd="board", memory_aids=False)
     r.ask(cmd="board", seat=1)  # refused for a seat's connection
     r.ask(cmd="get_position")

@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import nutcore  # noqa: E402
 import nutcore.openspiel  # noqa: E402, F401  (registers the games)
-from playing import play_randomly  # noqa: E402
+from playing import play_randomly, table_seats  # noqa: E402
 
 GAMES = nutcore.list_games()
 HIDDEN = [g for g in GAMES if nutcore.load_game(g).hidden_information]
@@ -64,8 +64,9 @@ def random_bot(seed):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_game_type_and_info(name):
-    native = nutcore.load_game(name, players=3)
-    game = load(name, 3)
+    seats = table_seats(name)
+    native = nutcore.load_game(name, players=seats)
+    game = load(name, seats)
     kind = game.get_type()
     assert kind.short_name == f"nutcore_{name}"
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
@@ -74,10 +75,11 @@ def test_game_type_and_info(name):
     assert kind.information == (info.IMPERFECT_INFORMATION if native.hidden_information else info.PERFECT_INFORMATION)
     assert kind.utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    assert (kind.min_num_players, kind.max_num_players) == (2, 4)
+    declared = next(i for i in nutcore._core.game_infos() if i["name"] == name)
+    assert (kind.min_num_players, kind.max_num_players) == (declared["min_players"], declared["max_players"])
     assert kind.provides_information_state_string and kind.provides_information_state_tensor
     assert kind.provides_observation_string and kind.provides_observation_tensor
-    assert game.num_players() == 3
+    assert game.num_players() == seats
     assert game.num_distinct_actions() == native.num_distinct_actions()
     assert game.max_chance_outcomes() == native.max_chance_outcomes()
     assert game.max_game_length() == native.max_game_length()
@@ -190,10 +192,10 @@ def test_bad_nutz_cards_give_a_clear_error():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_state_follows_the_native_state(name):
-    game = load(name, 3)
+    game = load(name, table_seats(name))
     rng = random.Random(4)
     state = game.new_initial_state()
-    native = nutcore.load_game(name, players=3).new_initial_state()
+    native = nutcore.load_game(name, players=table_seats(name)).new_initial_state()
     while not state.is_terminal():
         assert state.current_player() == native.current_player()
         if state.is_chance_node():
@@ -215,7 +217,7 @@ def test_state_follows_the_native_state(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_clone_pickle_and_serialize(name):
-    game = load(name, 3)
+    game = load(name, table_seats(name))
     for state in decision_states(game, seed=5, count=3, every=60):
         clone = state.clone()
         assert clone.nutcore_state is not state.nutcore_state
@@ -248,13 +250,13 @@ def test_illegal_action_is_a_value_error_and_changes_nothing():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_observations_are_the_native_seat_views(name):
-    game = load(name, 3)
+    game = load(name, table_seats(name))
     shape = game.nutcore_game.observation_tensor_shape()
     info_obs = os_observation.make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     obs = os_observation.make_observation(game)
     for state in decision_states(game, seed=6):
         native = state.nutcore_state
-        for p in range(3):
+        for p in range(game.num_players()):
             assert state.information_state_string(p) == native.information_state_string(p)
             assert state.observation_string(p) == native.observation_string(p)
             tensor = native.observation_tensor(p)
@@ -309,11 +311,11 @@ def test_observer_parameters_are_refused():
 
 @pytest.mark.parametrize("name", HIDDEN)
 def test_resample_keeps_the_seats_information_state(name):
-    game = load(name, 3)
+    game = load(name, table_seats(name))
     sampler = pyspiel.UniformProbabilitySampler(11, 0.0, 1.0)
     changed = 0
     for state in decision_states(game, seed=8, count=8, every=40):
-        for p in range(3):
+        for p in range(game.num_players()):
             for _ in range(3):
                 sample = state.resample_from_infostate(p, sampler)
                 assert isinstance(sample, nutcore.openspiel.NutcoreState)
@@ -331,7 +333,7 @@ def test_resample_is_seeded_by_the_sampler(name):
         return state.resample_from_infostate(1, sampler).nutcore_state.serialize()
 
     # A state where seat 1 does not know everything: different seeds draw different states.
-    states = decision_states(load(name, 3), seed=9, count=40, every=30)
+    states = decision_states(load(name, table_seats(name)), seed=9, count=40, every=30)
     state = next(s for s in states if len({sample(s, seed) for seed in range(8)}) > 1)
     assert sample(state, 3) == sample(state, 3)
     draws = iter([0.25, 0.5])

@@ -18,6 +18,7 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import nutcore  # noqa: E402
 from nutcore import pettingzoo as nzpz  # noqa: E402
+from playing import table_seats  # noqa: E402
 
 GAMES = nutcore.list_games()
 HIDDEN = [name for name in GAMES if nutcore.load_game(name).hidden_information]
@@ -87,9 +88,10 @@ def test_render_test(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_agents_spaces_and_metadata(game):
-    env = nzpz.env(game, players=3)
-    native = nutcore.load_game(game, players=3)
-    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    seats = table_seats(game)
+    env = nzpz.env(game, players=seats)
+    native = nutcore.load_game(game, players=seats)
+    assert env.possible_agents == [f"player_{p}" for p in range(seats)]
     assert env.metadata["name"] == f"nutcore_{game}"
     assert env.metadata["render_modes"] == ["ansi", "human"]
     assert env.metadata["is_parallelizable"] is False
@@ -132,7 +134,7 @@ def test_observation_bounds_hold_in_random_games(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_chance_is_never_exposed_and_rewards_are_the_returns(game):
-    env = nzpz.env(game, players=3)
+    env = nzpz.env(game, players=table_seats(game))
     rng = np.random.default_rng(2)
     for seed in range(3):
         env.reset(seed=seed)
@@ -297,7 +299,7 @@ def test_raw_env_rejects_an_illegal_action_and_keeps_the_game(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_env_ends_the_game_on_an_illegal_action(game):
-    env = nzpz.env(game, players=3)
+    env = nzpz.env(game, players=table_seats(game))
     env.reset(seed=1)
     offender = env.agent_selection
     env.step(illegal_action(env))
